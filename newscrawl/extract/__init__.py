@@ -1,0 +1,11 @@
+"""newscrawl's extraction library: HTML in, an immutable ``Extraction`` out. Never imports Scrapy.
+
+>>> from newscrawl.extract import extract, ALGORITHMS
+>>> "auto" in ALGORITHMS
+True
+"""
+
+from newscrawl.extract.api import ALGORITHMS, DEFAULT_TIMEZONE, extract, params_of
+from newscrawl.extract.result import Extraction, Found, ListEntry
+
+__all__ = ["ALGORITHMS", "DEFAULT_TIMEZONE", "Extraction", "Found", "ListEntry", "extract", "params_of"]

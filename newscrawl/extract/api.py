@@ -1,0 +1,149 @@
+"""The public entry point: ``extract(html, url=None, *, algorithm="auto", **params) -> Extraction``.
+
+Stages, each a plain function testable alone: decode -> parse -> collect page metadata -> strip noise ->
+classify (short/long, article/list) -> body extraction -> title, publish time, author.
+A page that cannot be decoded or parsed, or that trips an internal error, gives an ``Extraction`` with
+``error`` set; only a bad *argument* (unknown algorithm or parameter) raises, and it raises early.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from lxml import etree
+
+from newscrawl.extract.algorithms import REGISTRY
+from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES, classify_length
+from newscrawl.extract.clean import strip_noise
+from newscrawl.extract.decode import decode_html
+from newscrawl.extract.document import Element, ParseError, node_path, parse_html
+from newscrawl.extract.metadata import collect_page_meta, find_author, find_published, find_title
+from newscrawl.extract.page import Page
+from newscrawl.extract.result import BodyResult, Extraction, freeze
+
+logger = logging.getLogger(__name__)
+
+#: every value ``algorithm=`` accepts
+ALGORITHMS: tuple[str, ...] = tuple(REGISTRY)
+
+#: default time zone for pages that give no offset (the portals newscrawl starts with are in China)
+DEFAULT_TIMEZONE = "Asia/Shanghai"
+
+
+def extract(
+    html: bytes | str | Element,
+    url: str | None = None,
+    *,
+    algorithm: str = "auto",
+    http_charset: str | None = None,
+    reference_time: datetime | None = None,
+    timezone: str | None = DEFAULT_TIMEZONE,
+    **params: Any,
+) -> Extraction:
+    """Extract the main text and metadata of one page.
+
+    ``html`` is the raw bytes (decoded here: BOM, ``http_charset``, ``<meta>``, detection), text, or an
+    lxml tree (copied, never changed). ``params`` override the algorithm's parameters by name.
+    ``reference_time`` anchors relative dates ("3小时前"); ``timezone`` applies to times without an offset.
+
+    >>> r = extract("<html><body><h1>T</h1><p>" + "正文内容。" * 40 + "</p></body></html>")
+    >>> r.algorithm, r.text[:5]
+    ('cetd', '正文内容。')
+    """
+    algo = REGISTRY.get(algorithm)
+    if algo is None:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
+    algo_params = algo.make_params(params)
+
+    encoding = None
+    try:
+        if isinstance(html, bytes | bytearray | memoryview):
+            decoded = decode_html(bytes(html), http_charset=http_charset)
+            text, encoding = decoded.text, decoded.encoding
+            root = parse_html(text)
+        elif isinstance(html, str):
+            text = html
+            root = parse_html(text)
+        elif isinstance(html, etree._Element):
+            root = _copy_tree(html)
+            text = etree.tostring(root, encoding="unicode")
+        else:
+            raise TypeError(f"html must be bytes, str or an lxml element, not {type(html).__name__}")
+    except ParseError as e:
+        return Extraction(url=url, encoding=encoding, error=f"unparsable page: {e}")
+    except TypeError:
+        raise
+
+    try:
+        return _run(text, root, url, algorithm, algo_params, encoding, reference_time, timezone)
+    except RecursionError:
+        return Extraction(url=url, encoding=encoding, error="page nested too deeply to process")
+    except Exception as e:  # a bad page must never escape as an exception
+        logger.exception("extraction failed on %s", url or "<page>")
+        return Extraction(url=url, encoding=encoding, error=f"internal error: {type(e).__name__}: {e}")
+
+
+def _copy_tree(el: Element) -> Element:
+    tree = el.getroottree()
+    return etree.fromstring(etree.tostring(tree), parser=etree.HTMLParser()) if tree is not None else el
+
+
+def _run(
+    text: str,
+    root: Element,
+    url: str | None,
+    algorithm: str,
+    algo_params: Any,
+    encoding: str | None,
+    reference_time: datetime | None,
+    timezone: str | None,
+) -> Extraction:
+    meta = collect_page_meta(root)
+    report = strip_noise(root)
+    page = Page(html=text, root=root, url=url, meta=meta)
+    stats = page.stats
+    short_threshold = getattr(algo_params, "short_threshold", SHORT_THRESHOLD_BYTES)
+    cls = classify_length(stats, short_threshold)
+    body: BodyResult = REGISTRY[algorithm].run(page, algo_params)
+    produced_by = str(body.figures.get("chosen", algorithm))
+    title = find_title(page, body)
+    published = find_published(page, body, reference=reference_time, timezone=timezone)
+    author = find_author(page, body)
+    figures: dict[str, Any] = dict(body.figures)
+    figures.update(
+        {
+            "coarse_length": cls.coarse_length,
+            "coarse_node": node_path(stats.elements[cls.node]) if len(stats) else None,
+            "nodes": len(stats),
+            "removed_noise_tags": report.noise_tags,
+            "removed_hidden": report.hidden,
+        }
+    )
+    return Extraction(
+        text="\n".join(body.paragraphs),
+        title=title.value,
+        published_at=published.value,
+        author=author.value,
+        algorithm=produced_by,
+        page_class=cls.page_class,
+        page_kind="article",
+        url=url,
+        language=meta.language,
+        encoding=encoding,
+        coarse_length=cls.coarse_length,
+        node_path=node_path(body.node),
+        reason=str(body.figures.get("why", f"algorithm {algorithm!r} requested")),
+        figures=freeze(figures),
+        sources=freeze({"title": title.source, "published_at": published.source, "author": author.source}),
+    )
+
+
+def params_of(algorithm: str) -> Mapping[str, Any]:
+    """The default parameters of ``algorithm``, by name."""
+    import dataclasses
+
+    algo = REGISTRY[algorithm]
+    return {f.name: f.default for f in dataclasses.fields(algo.params_type)}

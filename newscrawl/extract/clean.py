@@ -1,0 +1,51 @@
+"""Stage 1 of the design card: noise-tag stripping.
+
+Removes, with their content, the noise tags (seed 003's type I list, see ``tags.py``) and the elements
+seed 002 treats as invisible: an inline style with ``display:none``, ``visibility:hidden`` or
+``position:fixed`` (floating windows). Comments and processing instructions are already dropped by the
+parser. Works in place on a tree the library owns; never on a caller's tree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lxml import etree
+
+from newscrawl.extract.document import Element, drop_element
+from newscrawl.extract.tags import DESIGN_CARD_NOISE_TAGS, NEVER_TEXT_TAGS
+
+_HIDDEN_STYLE = re.compile(
+    r"display\s*:\s*none|visibility\s*:\s*hidden|position\s*:\s*fixed", re.IGNORECASE
+)
+_STYLED = etree.XPath("//*[@style]")
+
+
+@dataclass(frozen=True, slots=True)
+class CleanReport:
+    """How much the stripping removed."""
+
+    noise_tags: int
+    hidden: int
+
+
+def strip_noise(
+    root: Element,
+    *,
+    noise_tags: Iterable[str] = DESIGN_CARD_NOISE_TAGS,
+    strip_hidden: bool = True,
+) -> CleanReport:
+    """Remove noise tags and (optionally) hidden or fixed-position elements from ``root``, in place."""
+    tags = set(noise_tags) | NEVER_TEXT_TAGS - {"head", "title"}
+    before = sum(1 for _ in root.iter(*tags)) if tags else 0
+    if tags:
+        etree.strip_elements(root, *tags, with_tail=False)
+    hidden = 0
+    if strip_hidden:
+        for el in _STYLED(root):
+            if _HIDDEN_STYLE.search(el.get("style", "")) and el.tag not in ("html", "body"):
+                drop_element(el)
+                hidden += 1
+    return CleanReport(noise_tags=before, hidden=hidden)

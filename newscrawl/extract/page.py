@@ -1,0 +1,44 @@
+"""The per-page context handed to every extractor: decoded source, parsed tree, shared statistics.
+
+A ``Page`` lives for one call of ``extract``; extractors read it and must not change ``root`` (an
+extractor that needs a differently cleaned tree works on its own copy or on ``html``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from newscrawl.extract.document import Element, body_of
+from newscrawl.extract.stats import NodeStats, compute_stats
+
+
+@dataclass(slots=True)
+class PageMeta:
+    """What the page says about itself, collected before noise stripping removes <meta> and <script>."""
+
+    meta: dict[str, str] = field(default_factory=dict)  # lower-cased name/property/itemprop -> content
+    json_ld: list[dict] = field(default_factory=list)  # every JSON-LD object, @graph flattened
+    title: str | None = None  # the <title> text
+    times: list[tuple[str, str]] = field(default_factory=list)  # (datetime attribute or text, where)
+    language: str | None = None  # <html lang> or Content-Language meta
+    canonical: str | None = None
+
+
+@dataclass(slots=True)
+class Page:
+    html: str
+    root: Element
+    url: str | None = None
+    meta: PageMeta = field(default_factory=PageMeta)
+    _stats: NodeStats | None = None
+
+    @property
+    def body(self) -> Element:
+        return body_of(self.root)
+
+    @property
+    def stats(self) -> NodeStats:
+        """Node statistics of the body, computed on first use and cached."""
+        if self._stats is None:
+            self._stats = compute_stats(self.body)
+        return self._stats

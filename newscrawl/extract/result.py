@@ -1,0 +1,121 @@
+"""Immutable values the extraction library hands out.
+
+``Extraction`` is the public result of :func:`newscrawl.extract.extract`; ``BodyResult`` is what one
+body-extraction algorithm returns to the pipeline; ``Found`` is one metadata field with where it came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+from lxml.html import HtmlElement
+
+PageClass = Literal["short", "long"]
+PageKind = Literal["article", "list"]
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def freeze(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """Return a read-only copy of ``mapping`` (nested dicts frozen too)."""
+    if not mapping:
+        return _EMPTY
+    return MappingProxyType(
+        {k: freeze(v) if isinstance(v, Mapping) else v for k, v in mapping.items()}
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A metadata value and the rule of its fallback chain that produced it (``source``)."""
+
+    value: str | None = None
+    source: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.value)
+
+
+NOT_FOUND = Found()
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntry:
+    """One entry of a list page: an article link with its anchor text and, when shown, its time."""
+
+    title: str
+    url: str
+    published_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BodyResult:
+    """What a body-extraction algorithm found.
+
+    ``paragraphs`` is the main text, one paragraph per item. ``node`` is the chosen content root in the
+    cleaned tree (None for algorithms that do not work on one node, e.g. line or block based ones).
+    ``figures`` holds the numbers behind the decision, for explanation and evaluation.
+    """
+
+    paragraphs: tuple[str, ...]
+    node: HtmlElement | None = None
+    figures: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    #: elements (in document order) that hold the first and last main-text paragraph, when known
+    first: HtmlElement | None = None
+    last: HtmlElement | None = None
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.paragraphs)
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """The clean record of one page.
+
+    ``text`` holds one paragraph per line. ``published_at`` is ISO 8601 with a UTC offset, or None.
+    ``algorithm`` names the extractor that produced ``text``; ``reason`` says why ``auto`` picked it.
+    ``figures`` are the numbers behind the decisions (coarse text length, scores, chosen node path).
+    ``error`` is set when the page could not be decoded or parsed; the other fields are then empty.
+    """
+
+    text: str = ""
+    title: str | None = None
+    published_at: str | None = None
+    author: str | None = None
+    algorithm: str = ""
+    page_class: PageClass = "long"
+    page_kind: PageKind = "article"
+    url: str | None = None
+    language: str | None = None
+    encoding: str | None = None
+    coarse_length: int = 0
+    node_path: str | None = None
+    reason: str = ""
+    figures: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    sources: Mapping[str, str | None] = field(default_factory=lambda: _EMPTY)
+    entries: tuple[ListEntry, ...] = ()
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-serialisable dict of every field."""
+        out: dict[str, Any] = {}  # asdict() cannot copy MappingProxyType, so build by hand
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, Mapping):
+                value = _thaw(value)
+            elif name == "entries":
+                value = [asdict(e) for e in value]
+            out[name] = value
+        return out
+
+
+def _thaw(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _thaw(v) if isinstance(v, Mapping) else v for k, v in mapping.items()}
