@@ -82,17 +82,22 @@ def iter_paragraph_pieces(
     deeply nested pages.
     """
     walker = etree.iterwalk(node, events=("start", "end"))
+    skipped = None  # lxml still reports the "end" of a skipped leaf: ignore it
     for event, el in walker:
         tag = el.tag
+        if event == "end" and el is skipped:
+            continue
         if not isinstance(tag, str):
             if event == "start":
                 walker.skip_subtree()
+                skipped = el
                 if el is not node and el.tail:
                     yield el.tail
             continue
         if event == "start":
             if el in skip and el is not node:
                 walker.skip_subtree()
+                skipped = el
                 if tag in block_tags:
                     yield None
                 if el.tail:
