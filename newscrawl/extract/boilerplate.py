@@ -1,0 +1,44 @@
+"""Boilerplate hints used by ``auto`` (never by the faithful extractors): data, compiled once.
+
+Class and id tokens are matched whole after splitting on ``-``, ``_``, space and camelCase, so
+"comment-list" and "commentList" match "comment" while "commentary" does not.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: class/id tokens of page chrome: navigation, sharing, comments, related links, ads, footers
+BOILERPLATE_TOKENS: frozenset[str] = frozenset(
+    """nav navbar navigation menu breadcrumb breadcrumbs crumb crumbs footer foot copyright sidebar aside
+    share sharing social sns comment comments reply replies related relate recommend recommended recommendation
+    tuijian xiangguan hot hotnews popular rank ranking advert advertisement ad ads adv advs banner sponsor
+    sponsored promo promotion newsletter subscribe subscription signup login tags tag keywords toolbar tools
+    print pager pagination paging disclaimer cookie cookies modal popup widget"""
+    .split()
+)
+
+#: HTML5 elements that are page chrome wherever they stand outside the article
+CHROME_TAGS: frozenset[str] = frozenset({"nav", "footer", "aside"})
+
+_SPLIT = re.compile(r"[\s\-_:.]+|(?<=[a-z])(?=[A-Z])")
+
+
+def attr_tokens(value: str | None) -> list[str]:
+    """Lower-cased tokens of a class or id value.
+
+    >>> attr_tokens("commentList main-nav")
+    ['comment', 'list', 'main', 'nav']
+    """
+    if not value:
+        return []
+    return [t.lower() for t in _SPLIT.split(value) if t]
+
+
+def looks_like_boilerplate(cls: str | None, ident: str | None) -> bool:
+    """Whether a class or id names a known kind of page chrome."""
+    for value in (cls, ident):
+        for tok in attr_tokens(value):
+            if tok in BOILERPLATE_TOKENS:
+                return True
+    return False
