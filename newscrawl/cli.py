@@ -1,0 +1,259 @@
+"""The ``newscrawl`` command: ``extract``, ``eval``, ``bench``.
+
+Each subcommand is one ``add_<name>(subparsers)`` function that declares its arguments and sets
+``run=<function(args) -> exit code>``; to add one, write that function and list it in ``SUBCOMMANDS``.
+Heavy imports happen inside the run functions so ``newscrawl --help`` stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from newscrawl import __version__
+
+Subparsers = Any  # argparse._SubParsersAction has no public name
+
+#: exit codes
+OK, FAILED, BAD_INPUT = 0, 1, 2
+
+
+def _algorithms() -> tuple[str, ...]:
+    from newscrawl.extract import ALGORITHMS
+
+    return ALGORITHMS
+
+
+def _progress(total: int, quiet: bool, desc: str) -> Any:
+    from tqdm import tqdm
+
+    disable = quiet or not sys.stderr.isatty()
+    return tqdm(total=total, desc=desc, unit="page", file=sys.stderr, disable=disable)
+
+
+def _quiet_library_logs() -> None:
+    """Page failures are counted in the tables; keep the library's tracebacks off the terminal."""
+    logging.getLogger("newscrawl.extract").setLevel(logging.CRITICAL)
+
+
+def _pick_algorithms(chosen: Sequence[str] | None, default: str = "auto") -> list[str]:
+    if not chosen:
+        return [default]
+    if "all" in chosen:
+        return list(_algorithms())
+    return list(dict.fromkeys(chosen))
+
+
+def _algorithm_option(p: argparse.ArgumentParser, *, many: bool) -> None:
+    names = _algorithms()
+    if many:
+        p.add_argument(
+            "--algorithm", "-a", action="append", choices=[*names, "all"], metavar="NAME",
+            help=f"extraction algorithm, repeatable, or 'all' (one of: {', '.join(names)}; default auto)",
+        )
+    else:
+        p.add_argument(
+            "--algorithm", "-a", default="auto", choices=names, metavar="NAME",
+            help=f"extraction algorithm (one of: {', '.join(names)}; default: %(default)s)",
+        )
+
+
+# --- extract ---------------------------------------------------------------------------------------------
+
+
+def add_extract(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "extract", help="extract the text and metadata of HTML files",
+        description="Extract main text, title, publish time and author of each HTML file ('-' reads stdin).",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="HTML file, or - for standard input")
+    _algorithm_option(p, many=False)
+    p.add_argument(
+        "--format", "-f", choices=("json", "jsonl", "text"),
+        help="json (pretty; default for one file), jsonl (one line per file; default for several), "
+        "text (title and text)",
+    )
+    p.add_argument("--url", help="the page's URL (resolves relative links, helps site rules)")
+    p.set_defaults(run=run_extract)
+
+
+def _read_input(path: str) -> bytes:
+    return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    from newscrawl.extract import extract
+
+    fmt = args.format or ("json" if len(args.paths) == 1 else "jsonl")
+    status = OK
+    first = True
+    for path in args.paths:
+        try:
+            page = _read_input(path)
+        except OSError as e:
+            print(f"newscrawl extract: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+            status = BAD_INPUT
+            continue
+        result = extract(page, url=args.url, algorithm=args.algorithm)
+        if fmt == "text":
+            if not first:
+                print()
+            if len(args.paths) > 1:
+                print(f"==> {path} <==")
+            print(result.title or "")
+            print()
+            print(result.text)
+        else:
+            record = {"path": path, **result.to_dict()}
+            indent = 2 if fmt == "json" else None
+            print(json.dumps(record, ensure_ascii=False, indent=indent, default=str))
+        if result.error:
+            print(f"newscrawl extract: {path}: {result.error}", file=sys.stderr)
+        first = False
+    return status
+
+
+# --- eval ------------------------------------------------------------------------------------------------
+
+
+def add_eval(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "eval", help="measure extraction accuracy on datasets with ground truth",
+        description="Run extraction on dataset directories (pages/<id>.html + truth.jsonl), score every "
+        "metric the truth supports, print Markdown tables.",
+    )
+    p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
+    _algorithm_option(p, many=True)
+    p.add_argument("--out", type=Path, metavar="DIR", help="write per-page JSONL and summary.json here")
+    p.add_argument("--with-text", action="store_true", help="keep the extracted text in the per-page JSONL")
+    p.add_argument("--limit", type=int, metavar="N", help="only the first N pages of each dataset")
+    p.add_argument("--markdown", type=Path, metavar="FILE", help="also write the report to FILE")
+    p.add_argument("--floors", type=Path, metavar="FILE", help="TOML/JSON of minimum figures; exit 1 below")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_eval)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from newscrawl.evaluation.datasets import open_dataset
+    from newscrawl.evaluation.report import check_floors, load_floors, markdown_report, tables
+    from newscrawl.evaluation.runner import evaluate, public_record
+
+    try:
+        datasets = [open_dataset(d) for d in args.datasets]
+        floors = load_floors(args.floors) if args.floors else None
+    except ValueError as e:
+        print(f"newscrawl eval: {e}", file=sys.stderr)
+        return BAD_INPUT
+    algorithms = _pick_algorithms(args.algorithm)
+    _quiet_library_logs()
+    total = sum(min(len(d), args.limit) if args.limit is not None else len(d) for d in datasets)
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+
+    runs = []
+    with _progress(total * len(algorithms), args.quiet, "eval") as bar:
+        for run in evaluate(datasets, algorithms, limit=args.limit, on_page=lambda r: bar.update()):
+            runs.append(run)
+            if args.out:
+                with (args.out / f"{run.dataset}.{run.algorithm}.jsonl").open("w", encoding="utf-8") as f:
+                    for rec in run.records:
+                        f.write(json.dumps(public_record(rec, args.with_text), ensure_ascii=False) + "\n")
+    if args.out:
+        summary = [{"dataset": r.dataset, "algorithm": r.algorithm, **r.summary} for r in runs]
+        (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+
+    print(tables(runs))
+    for run in runs:
+        if run.summary.get("exceptions"):
+            print(f"newscrawl eval: {run.dataset}/{run.algorithm}: extract() raised on "
+                  f"{run.summary['exceptions']} page(s)", file=sys.stderr)
+    if args.markdown:
+        command = "newscrawl " + shlex.join(args.argv)
+        when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text(markdown_report(runs, command, when, __version__), encoding="utf-8")
+    if floors is not None:
+        failures = check_floors(runs, floors)
+        for line in failures:
+            print(f"newscrawl eval: FLOOR {line}", file=sys.stderr)
+        if failures:
+            return FAILED
+        print(f"newscrawl eval: all floors of {args.floors} held", file=sys.stderr)
+    return OK
+
+
+# --- bench -----------------------------------------------------------------------------------------------
+
+
+def add_bench(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "bench", help="time extraction against lxml parsing alone",
+        description="Time extract() per algorithm against the floor (lxml parsing the same bytes), page by "
+        "page, interleaved; print median ms/page, pages/s and the ratio to the floor.",
+    )
+    p.add_argument("dataset", metavar="DATASET_DIR")
+    _algorithm_option(p, many=True)
+    p.add_argument("--repeat", type=int, default=1, metavar="N", help="time each page N times, keep the best")
+    p.add_argument("--limit", type=int, metavar="N", help="only the first N pages")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_bench)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from newscrawl.evaluation.bench import bench, bench_table, dataset_pages
+    from newscrawl.evaluation.datasets import open_dataset
+
+    if args.repeat < 1:
+        print("newscrawl bench: --repeat must be at least 1", file=sys.stderr)
+        return BAD_INPUT
+    try:
+        ds = open_dataset(args.dataset)
+        pages = dataset_pages(ds, args.limit)
+    except (ValueError, OSError) as e:
+        print(f"newscrawl bench: {e}", file=sys.stderr)
+        return BAD_INPUT
+    _quiet_library_logs()
+    with _progress(len(pages), args.quiet, "bench") as bar:
+        def counted() -> Any:
+            for page in pages:
+                yield page
+                bar.update()
+
+        timings = bench(counted(), _pick_algorithms(args.algorithm), repeat=args.repeat)
+    print(f"{ds.name}: {len(pages)} pages, best of {args.repeat}, one process\n")
+    print(bench_table(timings))
+    return OK
+
+
+# --- main ------------------------------------------------------------------------------------------------
+
+#: every subcommand: a function that adds its parser to the subparsers and sets ``run``
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_extract, add_eval, add_bench]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="newscrawl", description="News crawling and content extraction.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(argv)
+    args.argv = argv
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""Evaluation datasets on disk: ``<dir>/pages/<id>.html`` (raw bytes) and ``<dir>/truth.jsonl``.
+
+Each line of ``truth.jsonl`` is one page: ``id``, ``url``, ``title``, ``date``, ``text``, ``author`` (null
+when unknown) plus dataset-specific fields (``with`` / ``without`` snippets, ``date_expected_none``). Pages
+are read lazily, one at a time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+TRUTH_FILE = "truth.jsonl"
+PAGES_DIR = "pages"
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """The annotation of one page; ``None`` fields are not annotated."""
+
+    id: str
+    url: str | None = None
+    title: str | None = None
+    date: str | None = None
+    text: str | None = None
+    author: str | None = None
+    with_: tuple[str, ...] | None = None
+    without: tuple[str, ...] | None = None
+    #: the page has no publish date and "no date" is the right answer
+    date_expected_none: bool = False
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def has_date(self) -> bool:
+        """Whether the date can be scored (a truth date, or "no date" expected)."""
+        return bool(self.date) or self.date_expected_none
+
+    @property
+    def http_url(self) -> str | None:
+        """``url`` when it is a real http(s) URL (some datasets keep placeholders there)."""
+        return self.url if self.url and self.url.startswith(("http://", "https://")) else None
+
+
+_KNOWN = {"id", "url", "title", "date", "text", "author", "with", "without", "date_expected_none"}
+
+
+def truth_from_json(obj: Mapping[str, Any]) -> Truth:
+    """Build a ``Truth`` from one parsed line of ``truth.jsonl``."""
+    if "id" not in obj:
+        raise ValueError(f"truth entry without an id: {str(obj)[:80]!r}")
+    with_, without = obj.get("with"), obj.get("without")
+    return Truth(
+        id=str(obj["id"]),
+        url=obj.get("url") or None,
+        title=obj.get("title") or None,
+        date=obj.get("date") or None,
+        text=obj.get("text") if obj.get("text") is not None else None,
+        author=obj.get("author") or None,
+        with_=tuple(with_) if with_ is not None else None,
+        without=tuple(without) if without is not None else None,
+        date_expected_none=bool(obj.get("date_expected_none")),
+        extra=MappingProxyType({k: v for k, v in obj.items() if k not in _KNOWN}),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """A dataset directory; ``name`` is the directory's name."""
+
+    path: Path
+
+    @property
+    def name(self) -> str:
+        return self.path.resolve().name
+
+    def truths(self) -> Iterator[Truth]:
+        """The annotations, in file order."""
+        with (self.path / TRUTH_FILE).open(encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    yield truth_from_json(json.loads(line))
+                except (ValueError, TypeError) as e:
+                    raise ValueError(f"{self.path / TRUTH_FILE}:{lineno}: {e}") from e
+
+    def page_path(self, page_id: str) -> Path:
+        return self.path / PAGES_DIR / f"{page_id}.html"
+
+    def read_page(self, page_id: str) -> bytes:
+        """The raw bytes of one page."""
+        return self.page_path(page_id).read_bytes()
+
+    def __iter__(self) -> Iterator[tuple[Truth, bytes]]:
+        """``(truth, page bytes)`` pairs, reading each page only when reached."""
+        for truth in self.truths():
+            yield truth, self.read_page(truth.id)
+
+    def __len__(self) -> int:
+        with (self.path / TRUTH_FILE).open(encoding="utf-8") as f:
+            return sum(1 for line in f if line.strip())
+
+
+def open_dataset(path: str | Path) -> Dataset:
+    """Check that ``path`` looks like a dataset directory and return it."""
+    p = Path(path)
+    if not (p / TRUTH_FILE).is_file():
+        raise ValueError(f"{p}: not a dataset directory (no {TRUTH_FILE})")
+    if not (p / PAGES_DIR).is_dir():
+        raise ValueError(f"{p}: not a dataset directory (no {PAGES_DIR}/)")
+    return Dataset(p)

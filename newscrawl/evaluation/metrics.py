@@ -1,0 +1,360 @@
+"""Accuracy metrics for extracted text, titles and dates: pure functions over strings.
+
+Per-page functions return small frozen values; the ``aggregate_*`` functions turn a list of them into the
+dataset figures. The definitions follow /work/shared/DATASETS.md:
+
+- ScrapingHub F1 (``shingle_counts`` / ``aggregate_shingles``): the scoring of ScrapingHub's
+  article-extraction-benchmark ``evaluate.py``, token 4-gram shingles, macro precision and recall.
+- CJK token F1 (``cjk_token_prf``): bag of tokens, one token per CJK ideograph, lowercased.
+- LCS error rate (``lcs_error``): seed 000, ``P = 1 - LCS(extracted, truth) / len(extracted)``.
+- Qualified / excellent (``coverage``): seed 003, the extraction covers the truth with little noise.
+- Snippets (``snippet_counts``): trafilatura's ``with`` / ``without`` substring test.
+- Title and date matching.
+
+>>> round(aggregate_shingles([shingle_counts("a b c d e", "a b c d")]).f1, 3)
+0.667
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from statistics import fmean
+
+# --- ScrapingHub F1 --------------------------------------------------------------------------------------
+
+#: tokens of the ScrapingHub benchmark: runs of word characters (an unspaced Chinese run is one token)
+SH_TOKEN_RE = re.compile(r"\w+", re.UNICODE)
+#: shingle length of the ScrapingHub benchmark
+SH_NGRAM = 4
+
+
+def sh_tokens(text: str) -> list[str]:
+    """``\\w+`` runs of ``text``, case kept (as the benchmark's evaluate.py)."""
+    return SH_TOKEN_RE.findall(text or "")
+
+
+def shingles(tokens: Sequence[str], n: int = SH_NGRAM) -> Counter[tuple[str, ...]]:
+    """Multiset of token n-grams; fewer than ``n`` tokens give one shorter shingle (none if no tokens)."""
+    grams: Counter[tuple[str, ...]] = Counter()
+    for i in range(max(1, len(tokens) - n + 1)):
+        gram = tuple(tokens[i : i + n])
+        if gram:
+            grams[gram] += 1
+    return grams
+
+
+@dataclass(frozen=True, slots=True)
+class ShingleCounts:
+    """One page's true/false positive and false negative shingles, normalised to sum to 1 (or all 0)."""
+
+    tp: float
+    fp: float
+    fn: float
+    #: the token sequences of prediction and truth are identical
+    exact: bool
+
+
+def shingle_counts(predicted: str, truth: str, n: int = SH_NGRAM) -> ShingleCounts:
+    """Multiset overlap of the shingles of ``predicted`` and ``truth``.
+
+    >>> shingle_counts("a b c d e", "a b c d")
+    ShingleCounts(tp=0.5, fp=0.5, fn=0.0, exact=False)
+    """
+    pred_tokens, true_tokens = sh_tokens(predicted), sh_tokens(truth)
+    pred, true = shingles(pred_tokens, n), shingles(true_tokens, n)
+    tp = float(sum((pred & true).values()))
+    fp = float(sum((pred - true).values()))
+    fn = float(sum((true - pred).values()))
+    total = tp + fp + fn
+    if total:
+        tp, fp, fn = tp / total, fp / total, fn / total
+    return ShingleCounts(tp, fp, fn, pred_tokens == true_tokens)
+
+
+def _sh_precision(c: ShingleCounts) -> float:
+    if c.fp == c.fn == 0:
+        return 1.0
+    return c.tp / (c.tp + c.fp) if c.tp + c.fp else 0.0
+
+
+def _sh_recall(c: ShingleCounts) -> float:
+    if c.fp == c.fn == 0:
+        return 1.0
+    return c.tp / (c.tp + c.fn) if c.tp + c.fn else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PRF:
+    """Precision, recall, F1 and accuracy of a set of pages (accuracy: see the producing function)."""
+
+    precision: float
+    recall: float
+    f1: float
+    accuracy: float
+
+
+def f1_score(precision: float, recall: float) -> float:
+    """Harmonic mean of ``precision`` and ``recall``; 0 when both are 0."""
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def aggregate_shingles(pages: Sequence[ShingleCounts]) -> PRF:
+    """Macro precision over pages with ``tp + fp > 0`` (an empty prediction is left out of precision),
+    macro recall over pages with ``tp + fn > 0``, F1 of the two means; accuracy is the share of pages whose
+    token sequence equals the truth's."""
+    precisions = [_sh_precision(c) for c in pages if c.tp + c.fp > 0]
+    recalls = [_sh_recall(c) for c in pages if c.tp + c.fn > 0]
+    p = fmean(precisions) if precisions else 0.0
+    r = fmean(recalls) if recalls else 0.0
+    accuracy = fmean(c.exact for c in pages) if pages else 0.0
+    return PRF(p, r, f1_score(p, r), accuracy)
+
+
+# --- CJK token F1 ----------------------------------------------------------------------------------------
+
+#: CJK unified ideographs: basic block, extensions A-F and compatibility ideographs
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+#: one ideograph, or a run of word characters that are not ideographs
+CJK_TOKEN_RE = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+", re.UNICODE)
+
+
+def cjk_tokens(text: str) -> list[str]:
+    """Lowercased tokens: each CJK ideograph alone, other text as ``\\w+`` runs.
+
+    >>> cjk_tokens("新闻News 2024年")
+    ['新', '闻', 'news', '2024', '年']
+    """
+    return CJK_TOKEN_RE.findall((text or "").lower())
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPRF:
+    """Bag-of-tokens precision, recall and F1 of one page."""
+
+    precision: float
+    recall: float
+    f1: float
+
+
+def cjk_token_prf(predicted: str, truth: str) -> TokenPRF:
+    """Bag-of-tokens overlap of ``predicted`` and ``truth`` (multiset: a token counts as often as it occurs).
+
+    Both empty gives 1/1/1 (nothing to find, nothing extracted); exactly one empty gives 0/0/0.
+
+    >>> cjk_token_prf("新闻 广告", "新闻")
+    TokenPRF(precision=0.5, recall=1.0, f1=0.6666666666666666)
+    """
+    pred, true = Counter(cjk_tokens(predicted)), Counter(cjk_tokens(truth))
+    n_pred, n_true = sum(pred.values()), sum(true.values())
+    if not n_pred and not n_true:
+        return TokenPRF(1.0, 1.0, 1.0)
+    if not n_pred or not n_true:
+        return TokenPRF(0.0, 0.0, 0.0)
+    common = sum((pred & true).values())
+    p, r = common / n_pred, common / n_true
+    return TokenPRF(p, r, f1_score(p, r))
+
+
+def aggregate_token_prf(pages: Sequence[TokenPRF]) -> PRF:
+    """Means over pages of the per-page precision, recall and F1 (accuracy: share of pages with F1 = 1)."""
+    if not pages:
+        return PRF(0.0, 0.0, 0.0, 0.0)
+    return PRF(
+        fmean(x.precision for x in pages),
+        fmean(x.recall for x in pages),
+        fmean(x.f1 for x in pages),
+        fmean(x.f1 == 1.0 for x in pages),
+    )
+
+
+# --- LCS based measures (seeds 000 and 003) --------------------------------------------------------------
+
+_WHITESPACE_RE = re.compile(r"\s+", re.UNICODE)
+
+
+def squeeze(text: str) -> str:
+    """``text`` with all whitespace removed (the character strings the LCS measures compare)."""
+    return _WHITESPACE_RE.sub("", text or "")
+
+
+def lcs_length(a: str, b: str) -> int:
+    """Length of the longest common subsequence of ``a`` and ``b``, bit-parallel.
+
+    Hyyrö's formulation of the Allison-Dix algorithm: the DP column is a bit vector over the longer string
+    held in one Python int, so each character of the shorter string costs a few big-int operations:
+    O(len(a) * len(b) / word size) instead of the O(len(a) * len(b)) table.
+
+    >>> lcs_length("ABCBDAB", "BDCABA")
+    4
+    """
+    if len(a) < len(b):
+        a, b = b, a
+    if not b:
+        return 0
+    masks: dict[str, int] = {}
+    for i, ch in enumerate(a):
+        masks[ch] = masks.get(ch, 0) | (1 << i)
+    full = (1 << len(a)) - 1
+    v = full
+    for ch in b:
+        u = v & masks.get(ch, 0)
+        v = ((v + u) | (v - u)) & full
+    return len(a) - v.bit_count()
+
+
+#: seed 000: a page is correct when its LCS error rate is at most this
+LCS_ERROR_MAX = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class LcsScore:
+    """One page's seed-000 error rate (1.0 for an empty extraction) and whether it counts as correct."""
+
+    error: float
+    correct: bool
+
+
+def lcs_error(predicted: str, truth: str, lcs: int | None = None) -> LcsScore:
+    """``P = 1 - LCS(extracted, truth) / len(extracted)`` on whitespace-free characters (seed 000).
+
+    A page is correct when ``P <= 0.2`` and the extraction is not empty. ``lcs`` may pass a length already
+    computed on the squeezed strings.
+
+    >>> lcs_error("正文正文广告", "正文正文")
+    LcsScore(error=0.33333333333333337, correct=False)
+    """
+    pred, true = squeeze(predicted), squeeze(truth)
+    if not pred:
+        return LcsScore(1.0, False)
+    common = lcs_length(pred, true) if lcs is None else lcs
+    error = 1 - common / len(pred)
+    return LcsScore(error, error <= LCS_ERROR_MAX)
+
+
+#: seed 003 says the extraction must "completely cover" the truth. Human truth and page text differ in
+#: small ways (a dropped caption, a normalised quote mark), so "covers" is taken as: the LCS holds at least
+#: 99% of the truth's characters.
+COVER_MIN = 0.99
+#: seed 003: noise (extracted characters outside the LCS) over truth length, qualified / excellent
+QUALIFIED_NOISE_MAX = 0.05
+EXCELLENT_NOISE_MAX = 0.02
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """Seed-003 figures of one page: share of truth characters covered, noise over truth length."""
+
+    covered: float
+    noise: float
+    qualified: bool
+    excellent: bool
+
+
+def coverage(predicted: str, truth: str, lcs: int | None = None) -> Coverage:
+    """Seed 003: qualified when the extraction covers the truth and noise is at most 5%; excellent at 2%.
+
+    ``covered = LCS / len(truth)``, ``noise = (len(extracted) - LCS) / len(truth)``, on whitespace-free
+    characters; "covers" means ``covered >= 0.99`` (``COVER_MIN``). An empty truth is covered by anything,
+    and then any extracted character is infinite noise.
+
+    >>> coverage("正文" * 50 + "广告", "正文" * 50)
+    Coverage(covered=1.0, noise=0.02, qualified=True, excellent=True)
+    """
+    pred, true = squeeze(predicted), squeeze(truth)
+    common = lcs_length(pred, true) if lcs is None else lcs
+    if not true:
+        noise = 0.0 if not pred else float("inf")
+        covered = 1.0
+    else:
+        covered = common / len(true)
+        noise = (len(pred) - common) / len(true)
+    covers = covered >= COVER_MIN
+    qualified = covers and noise <= QUALIFIED_NOISE_MAX
+    return Coverage(covered, noise, qualified, covers and noise <= EXCELLENT_NOISE_MAX)
+
+
+def lcs_scores(predicted: str, truth: str) -> tuple[LcsScore, Coverage]:
+    """Both LCS based measures of one page, computing the LCS once."""
+    pred, true = squeeze(predicted), squeeze(truth)
+    common = lcs_length(pred, true)
+    return lcs_error(pred, true, common), coverage(pred, true, common)
+
+
+# --- trafilatura snippets --------------------------------------------------------------------------------
+
+
+def normalize_space(text: str) -> str:
+    """Whitespace runs collapsed to one space, ends stripped."""
+    return _WHITESPACE_RE.sub(" ", text or "").strip()
+
+
+@dataclass(frozen=True, slots=True)
+class SnippetCounts:
+    """Per page: ``with`` snippets found (tp) / missed (fn), ``without`` snippets found (fp) / absent (tn)."""
+
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+
+
+def snippet_counts(predicted: str | None, with_: Iterable[str], without: Iterable[str]) -> SnippetCounts:
+    """trafilatura's per-page scoring: a whitespace-normalised substring test of every snippet.
+
+    >>> snippet_counts("main text here", ["main  text"], ["menu"])
+    SnippetCounts(tp=1, fp=0, fn=0, tn=1)
+    """
+    with_, without = list(with_), list(without)
+    text = normalize_space(predicted or "")
+    tp = sum(1 for s in with_ if normalize_space(s) in text) if predicted else 0
+    fp = sum(1 for s in without if normalize_space(s) in text) if predicted else 0
+    return SnippetCounts(tp, fp, len(with_) - tp, len(without) - fp)
+
+
+def aggregate_snippets(pages: Iterable[SnippetCounts]) -> PRF:
+    """Precision, recall, accuracy and F1 over all segments of all pages (micro, as trafilatura)."""
+    tp = fp = fn = tn = 0
+    for c in pages:
+        tp, fp, fn, tn = tp + c.tp, fp + c.fp, fn + c.fn, tn + c.tn
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    total = tp + fp + fn + tn
+    return PRF(p, r, f1_score(p, r), (tp + tn) / total if total else 0.0)
+
+
+# --- title and date --------------------------------------------------------------------------------------
+
+
+def title_match(predicted: str | None, truth: str) -> bool:
+    """Exact match after whitespace normalisation; no title never matches.
+
+    >>> title_match(" A  title\\n", "A title")
+    True
+    """
+    return predicted is not None and normalize_space(predicted) == normalize_space(truth)
+
+
+_DAY_RE = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})")
+
+
+def calendar_day(value: str | None) -> str | None:
+    """The ``YYYY-MM-DD`` an ISO 8601 date or datetime string starts with, else None."""
+    m = _DAY_RE.match(value or "")
+    return "-".join(m.groups()) if m else None
+
+
+def date_match(predicted: str | None, truth: str | None) -> bool:
+    """Same calendar day as written in the two ISO strings; ``truth`` None means "no date" is correct.
+
+    The day of ``predicted`` is taken as written (in the page's own offset), not converted to UTC.
+
+    >>> date_match("2021-03-04T23:30:00+08:00", "2021-03-04"), date_match(None, None)
+    (True, True)
+    """
+    if truth is None:
+        return predicted is None
+    day = calendar_day(predicted)
+    return day is not None and day == calendar_day(truth)

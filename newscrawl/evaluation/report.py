@@ -1,0 +1,166 @@
+"""Markdown tables of evaluation runs, and the floors check of the evaluation gate.
+
+A floors file pins minimum figures per dataset and algorithm, TOML (or JSON of the same shape)::
+
+    [scrapinghub.auto]
+    sh_f1 = 0.85          # fail when the figure drops below this
+    max_exceptions = 0    # "max_" prefix: fail when the figure rises above this
+
+Floors for a dataset or algorithm that was not run are ignored, so a gate can run a subset.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from newscrawl.evaluation.runner import Run
+
+Floors = Mapping[str, Mapping[str, Mapping[str, float]]]
+
+#: (column header, summary key, format) of each table; a run shows in a table when it has the first key
+TEXT_COLUMNS = (
+    ("pages", "text_pages", "d"),
+    ("SH P", "sh_precision", ".3f"),
+    ("SH R", "sh_recall", ".3f"),
+    ("SH F1", "sh_f1", ".3f"),
+    ("exact", "sh_accuracy", ".3f"),
+    ("CJK P", "cjk_precision", ".3f"),
+    ("CJK R", "cjk_recall", ".3f"),
+    ("CJK F1", "cjk_f1", ".3f"),
+    ("LCS ok", "lcs_correct", ".3f"),
+    ("qualified", "qualified", ".3f"),
+    ("excellent", "excellent", ".3f"),
+)
+SNIPPET_COLUMNS = (
+    ("pages", "snippet_pages", "d"),
+    ("precision", "snippet_precision", ".3f"),
+    ("recall", "snippet_recall", ".3f"),
+    ("F1", "snippet_f1", ".3f"),
+    ("accuracy", "snippet_accuracy", ".3f"),
+)
+TITLE_COLUMNS = (("pages", "title_pages", "d"), ("title exact", "title_accuracy", ".3f"))
+DATE_COLUMNS = (
+    ("pages", "date_pages", "d"),
+    ("same day", "date_accuracy", ".3f"),
+    ("right when given", "date_precision", ".3f"),
+)
+ROBUSTNESS_COLUMNS = (
+    ("pages", "pages", "d"),
+    ("errors", "errors", "d"),
+    ("exceptions", "exceptions", "d"),
+    ("empty text", "empty", "d"),
+    ("median ms", "ms_median", ".1f"),
+)
+
+SECTIONS = (
+    ("Body text", TEXT_COLUMNS),
+    ("Text snippets (trafilatura `with` / `without`)", SNIPPET_COLUMNS),
+    ("Title", TITLE_COLUMNS),
+    ("Publish date", DATE_COLUMNS),
+    ("Errors and time", ROBUSTNESS_COLUMNS),
+)
+
+METRIC_NOTES = """\
+Metrics (per page, then over the dataset):
+
+- **SH P/R/F1**: ScrapingHub article-extraction-benchmark scoring: `\\w+` tokens, multiset of token 4-gram
+  shingles, per-page tp/fp/fn normalised by their sum; precision is the mean over pages with a non-empty
+  prediction, recall the mean over pages with a non-empty truth, F1 of the two means. **exact**: share of
+  pages whose token sequence equals the truth's.
+- **CJK P/R/F1**: bag of lowercased tokens (each CJK ideograph one token, other text `\\w+` runs), per page,
+  averaged over pages; an empty extraction scores 0.
+- **LCS ok** (seed 000): share of pages with `1 - LCS(extracted, truth) / len(extracted) <= 0.2` on
+  whitespace-free characters and a non-empty extraction.
+- **qualified / excellent** (seed 003): the LCS covers at least 99% of the truth's characters and the
+  extracted characters outside it are at most 5% / 2% of the truth's length.
+- **snippets**: trafilatura's test: whitespace-normalised substring search of each `with` (must appear) and
+  `without` (must not appear) segment; precision, recall, F1, accuracy over all segments.
+- **title exact**: equal after whitespace normalisation. **same day**: the `YYYY-MM-DD` of our ISO time equals
+  the truth's (pages annotated "no date" are right when we give none); **right when given**: the same
+  among pages where we gave a date.
+- **errors**: results with `.error` set; **exceptions**: `extract()` raised (it must not).
+"""
+
+
+def _cell(value: Any, fmt: str) -> str:
+    if value is None:
+        return "–"
+    return format(value, fmt)
+
+
+def table(runs: Sequence[Run], columns: Sequence[tuple[str, str, str]]) -> str:
+    """A Markdown table of the runs that have the first column's figure; empty string when none has."""
+    rows = [r for r in runs if columns[0][1] in r.summary]
+    if not rows:
+        return ""
+    head = ["dataset", "algorithm", *(c[0] for c in columns)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] * 2 + ["---:"] * len(columns)) + "|"]
+    for run in rows:
+        cells = [run.dataset, run.algorithm, *(_cell(run.summary.get(key), fmt) for _, key, fmt in columns)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def tables(runs: Sequence[Run]) -> str:
+    """Every section that has at least one run, as Markdown."""
+    parts = []
+    for heading, columns in SECTIONS:
+        body = table(runs, columns)
+        if body:
+            parts.append(f"## {heading}\n\n{body}\n")
+    return "\n".join(parts)
+
+
+def markdown_report(runs: Sequence[Run], command: str, when: str, version: str) -> str:
+    """The full report: how it was made, the tables, what the metrics mean."""
+    return (
+        "# Evaluation\n\n"
+        f"Generated by newscrawl {version} on {when} with:\n\n"
+        f"```\n{command}\n```\n\n"
+        "Datasets: see `../shared/DATASETS.md` (they are not part of the repository).\n\n"
+        f"{tables(runs)}\n{METRIC_NOTES}"
+    )
+
+
+def load_floors(path: str | Path) -> dict[str, dict[str, dict[str, float]]]:
+    """Read a floors file (TOML, or JSON if named ``*.json``): dataset -> algorithm -> metric -> value."""
+    p = Path(path)
+    try:
+        text = p.read_text("utf-8")
+        raw: Any = json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"cannot read floors file {p}: {e}") from e
+    floors: dict[str, dict[str, dict[str, float]]] = {}
+    for dataset, algos in raw.items():
+        if not isinstance(algos, dict):
+            raise ValueError(f"{p}: [{dataset}] must be a table of algorithms")
+        for algo, metrics in algos.items():
+            if not isinstance(metrics, dict):
+                raise ValueError(f"{p}: [{dataset}.{algo}] must be a table of metric = value")
+            for name, value in metrics.items():
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise ValueError(f"{p}: {dataset}.{algo}.{name} must be a number, got {value!r}")
+            floors.setdefault(dataset, {})[algo] = {k: float(v) for k, v in metrics.items()}
+    return floors
+
+
+def check_floors(runs: Sequence[Run], floors: Floors) -> list[str]:
+    """One message per figure below its floor (or above its ``max_`` ceiling, or missing)."""
+    failures = []
+    for run in runs:
+        for name, bound in floors.get(run.dataset, {}).get(run.algorithm, {}).items():
+            where = f"{run.dataset}/{run.algorithm}"
+            ceiling = name.startswith("max_")
+            metric = name[4:] if ceiling else name
+            value = run.summary.get(metric)
+            if value is None:
+                failures.append(f"{where}: no figure {metric!r} to check against its floor")
+            elif ceiling and value > bound:
+                failures.append(f"{where}: {metric} = {value:g} is above its ceiling {bound:g}")
+            elif not ceiling and value < bound:
+                failures.append(f"{where}: {metric} = {value:.4f} is below its floor {bound:.4f}")
+    return failures
