@@ -22,7 +22,7 @@ from newscrawl.extract.decode import decode_html
 from newscrawl.extract.document import Element, ParseError, node_path, parse_html
 from newscrawl.extract.metadata import collect_page_meta, find_author, find_published, find_title
 from newscrawl.extract.page import Page
-from newscrawl.extract.result import BodyResult, Extraction, freeze
+from newscrawl.extract.result import NOT_FOUND, BodyResult, Extraction, Found, freeze
 
 logger = logging.getLogger(__name__)
 
@@ -109,10 +109,15 @@ def _run(
     cls = classify_length(stats, short_threshold)
     body: BodyResult = REGISTRY[algorithm].run(page, algo_params)
     produced_by = str(body.figures.get("chosen", algorithm))
-    title = find_title(page, body)
-    published = find_published(page, body, reference=reference_time, timezone=timezone)
-    author = find_author(page, body)
+    failures: dict[str, str] = {}
+    title = _guarded("title", failures, find_title, page, body)
+    published = _guarded(
+        "published_at", failures, find_published, page, body, reference=reference_time, timezone=timezone
+    )
+    author = _guarded("author", failures, find_author, page, body)
     figures: dict[str, Any] = dict(body.figures)
+    if failures:
+        figures["metadata_failures"] = failures
     figures.update(
         {
             "coarse_length": cls.coarse_length,
@@ -139,6 +144,20 @@ def _run(
         figures=freeze(figures),
         sources=freeze({"title": title.source, "published_at": published.source, "author": author.source}),
     )
+
+
+def _guarded(field: str, failures: dict[str, str], fn: Any, *args: Any, **kwargs: Any) -> Found:
+    """Run one metadata chain; a failure is logged and recorded, and the field left empty."""
+    try:
+        found = fn(*args, **kwargs)
+    except RecursionError:
+        failures[field] = "nested too deeply"
+        return NOT_FOUND
+    except Exception as e:
+        logger.warning("%s extraction failed: %s: %s", field, type(e).__name__, e, exc_info=True)
+        failures[field] = f"{type(e).__name__}: {e}"
+        return NOT_FOUND
+    return found if isinstance(found, Found) else NOT_FOUND
 
 
 def params_of(algorithm: str) -> Mapping[str, Any]:
