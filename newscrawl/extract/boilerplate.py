@@ -18,6 +18,14 @@ BOILERPLATE_TOKENS: frozenset[str] = frozenset(
     .split()
 )
 
+#: class/id tokens of reader comments and replies. ``auto`` counts their text against a candidate content
+#: root (not only prunes it), because a long comment thread outweighs a short article (measured: +0.012
+#: CJK F1 on chinese-wce, +0.011 ScrapingHub F1 on scrapinghub; the wider BOILERPLATE_TOKENS set in the
+#: score lost 0.01 on scrapinghub, so it is used for pruning only).
+COMMENT_TOKENS: frozenset[str] = frozenset(
+    "comment comments commentlist reply replies pinglun liuyan discuss discussion disqus".split()
+)
+
 #: HTML5 elements that are page chrome wherever they stand outside the article
 CHROME_TAGS: frozenset[str] = frozenset({"nav", "footer", "aside"})
 
@@ -40,5 +48,14 @@ def looks_like_boilerplate(cls: str | None, ident: str | None) -> bool:
     for value in (cls, ident):
         for tok in attr_tokens(value):
             if tok in BOILERPLATE_TOKENS:
+                return True
+    return False
+
+
+def looks_like_comments(cls: str | None, ident: str | None) -> bool:
+    """Whether a class or id names a reader-comment block."""
+    for value in (cls, ident):
+        for tok in attr_tokens(value):
+            if tok in COMMENT_TOKENS:
                 return True
     return False

@@ -9,7 +9,8 @@ measured failures of CETD and SCEDD come from the choice of the content node:
   inside one <td> scores zero and a dense forum reply wins; SCEDD picks one paragraph of a long page.
 - The content score of a node is ``S_i = own_i + decay * sum(S_child)``, where ``own_i`` is the text
   directly in the node (its text and its children's tails), counted negative (times ``link_penalty``)
-  inside <a>. The content root is the node of maximum S. A decay below 1 lets a node win only when its
+  inside <a> and inside reader-comment blocks (class/id ``comment``, ``reply``, ``pinglun`` ...) that
+  hold less than ``comment_max_share`` of the body's text. The content root is the node of maximum S. A decay below 1 lets a node win only when its
   children's text adds up to more than the best single child, so the root settles on the lowest node
   that holds the bulk of the non-link text.
 - Inside the root, subtrees are left out when they are page chrome (class/id tokens such as ``share``,
@@ -18,7 +19,7 @@ measured failures of CETD and SCEDD come from the choice of the content node:
 
 Parameters (tuned on the dev sets, see docs/EVALUATION.md): ``decay = 0.75`` (0.7-0.8 is a plateau on
 chinese-wce, daniel-zh and scrapinghub), ``link_penalty = 1.0``, ``max_link_share = 0.5``,
-``chrome_max_share = 0.5``; ``short_threshold = 450`` bytes (seed 000).
+``chrome_max_share = 0.5``, ``comment_max_share = 0.9``; ``short_threshold = 450`` bytes (seed 000).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import fraction, positive, register
-from newscrawl.extract.boilerplate import CHROME_TAGS, looks_like_boilerplate
+from newscrawl.extract.boilerplate import CHROME_TAGS, looks_like_boilerplate, looks_like_comments
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES, classify_length
 from newscrawl.extract.document import Element, paragraphs
 from newscrawl.extract.page import Page
@@ -41,6 +42,7 @@ class AutoParams:
     link_penalty: float = 1.0
     max_link_share: float = 0.5
     chrome_max_share: float = 0.5
+    comment_max_share: float = 0.9
 
     def validate(self) -> None:
         positive("short_threshold", self.short_threshold)
@@ -48,20 +50,29 @@ class AutoParams:
         positive("link_penalty", self.link_penalty)
         fraction("max_link_share", self.max_link_share)
         fraction("chrome_max_share", self.chrome_max_share)
+        fraction("comment_max_share", self.comment_max_share)
 
 
-def content_scores(stats: NodeStats, decay: float, link_penalty: float) -> list[float]:
-    """S_i = own_i + decay * sum(S_child), own text inside links counted negative."""
+def content_scores(
+    stats: NodeStats, decay: float, link_penalty: float, comment_max_share: float = 1.0
+) -> list[float]:
+    """S_i = own_i + decay * sum(S_child), own text inside links and comment blocks counted negative."""
     n = len(stats)
     els = stats.elements
     parent = stats.parent
     own = stats.own_chars
-    inlink = [False] * n
+    limit = comment_max_share * (stats.chars[0] if n else 0)
+    negative = [False] * n
     scores = [0.0] * n
     for i in range(n):
         p = parent[i]
-        inlink[i] = els[i].tag == "a" or (p >= 0 and inlink[p])
-        scores[i] = -link_penalty * own[i] if inlink[i] else float(own[i])
+        el = els[i]
+        negative[i] = (
+            (p >= 0 and negative[p])
+            or el.tag == "a"
+            or (stats.chars[i] < limit and looks_like_comments(el.get("class"), el.get("id")))
+        )
+        scores[i] = -link_penalty * own[i] if negative[i] else float(own[i])
     for i in range(n - 1, 0, -1):
         scores[parent[i]] += decay * scores[i]
     return scores
@@ -103,7 +114,7 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
     )
     if len(stats) == 0 or stats.chars[0] == 0:
         return BodyResult((), None, freeze({"chosen": "auto", "why": "no text in body"}))
-    scores = content_scores(stats, params.decay, params.link_penalty)
+    scores = content_scores(stats, params.decay, params.link_penalty, params.comment_max_share)
     root = max(range(len(stats)), key=scores.__getitem__)
     skip, dropped = prune(stats, root, params)
     node = stats.elements[root]
