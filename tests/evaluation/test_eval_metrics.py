@@ -1,0 +1,208 @@
+"""Metrics on tiny hand-written strings; expected values worked out by hand in the comments."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from newscrawl.evaluation import metrics as m
+
+# --- ScrapingHub F1 ---
+
+
+def test_shingles_are_token_4grams_normalised_by_their_sum():
+    # pred shingles (a b c d), (b c d e); truth (a b c d): tp 1, fp 1, fn 0 -> / 2
+    assert m.shingle_counts("a b c d e", "a b c d") == m.ShingleCounts(0.5, 0.5, 0.0, False)
+
+
+def test_fewer_than_four_tokens_make_one_short_shingle():
+    assert m.shingle_counts("a b", "a b") == m.ShingleCounts(1.0, 0.0, 0.0, True)
+    assert m.shingle_counts("a b", "a c") == m.ShingleCounts(0.0, 0.5, 0.5, False)
+
+
+def test_repeated_shingles_count_as_a_multiset():
+    # "x x x x x" has (x x x x) twice; the truth once: tp 1, fp 1
+    assert m.shingle_counts("x x x x x", "x x x x") == m.ShingleCounts(0.5, 0.5, 0.0, False)
+
+
+def test_tokens_keep_case_and_an_unspaced_chinese_run_is_one_token():
+    assert m.shingle_counts("A b c d", "a b c d").tp == 0.0
+    assert m.sh_tokens("今天天气很好, ok") == ["今天天气很好", "ok"]
+
+
+def test_exact_compares_token_sequences_not_punctuation():
+    assert m.shingle_counts("Hello, world!", "Hello world").exact
+    assert not m.shingle_counts("Hello world", "world Hello").exact
+
+
+def test_empty_prediction_counts_in_recall_but_not_in_precision():
+    pages = [m.shingle_counts("a b c d e", "a b c d"), m.shingle_counts("", "a b c d")]
+    assert pages[1] == m.ShingleCounts(0.0, 0.0, 1.0, False)
+    prf = m.aggregate_shingles(pages)
+    # precision: only page 1, 0.5 / (0.5 + 0.5); recall: mean(1.0, 0.0)
+    assert prf.precision == pytest.approx(0.5)
+    assert prf.recall == pytest.approx(0.5)
+    assert prf.f1 == pytest.approx(0.5)
+    assert prf.accuracy == 0.0
+
+
+def test_f1_is_taken_of_the_macro_means():
+    pages = [m.ShingleCounts(1.0, 0.0, 0.0, True), m.ShingleCounts(0.25, 0.0, 0.75, False)]
+    prf = m.aggregate_shingles(pages)
+    # P = mean(1, 1) = 1; R = mean(1, 0.25) = 0.625; F1 = 2 * 0.625 / 1.625
+    assert prf.precision == 1.0
+    assert prf.recall == pytest.approx(0.625)
+    assert prf.f1 == pytest.approx(1.25 / 1.625)
+    assert prf.accuracy == 0.5
+
+
+# --- CJK token F1 ---
+
+
+def test_cjk_tokens_split_ideographs_and_lowercase_other_words():
+    assert m.cjk_tokens("Ab中文cd 2024年") == ["ab", "中", "文", "cd", "2024", "年"]
+
+
+def test_cjk_token_prf_is_a_bag_overlap():
+    # pred 新 闻 广 告, truth 新 闻: common 2 -> P 2/4, R 2/2
+    assert m.cjk_token_prf("新闻 广告", "新闻") == m.TokenPRF(0.5, 1.0, pytest.approx(2 / 3))
+
+
+def test_cjk_repeated_tokens_count_once_per_occurrence():
+    # pred 好 x3, truth 好 x1: common 1 -> P 1/3, R 1, F1 = (2/3) / (4/3)
+    got = m.cjk_token_prf("好好好", "好")
+    assert (got.precision, got.recall, got.f1) == (pytest.approx(1 / 3), 1.0, pytest.approx(0.5))
+
+
+def test_cjk_empty_prediction_scores_zero_and_both_empty_one():
+    assert m.cjk_token_prf("", "新闻") == m.TokenPRF(0.0, 0.0, 0.0)
+    assert m.cjk_token_prf("广告", "") == m.TokenPRF(0.0, 0.0, 0.0)
+    assert m.cjk_token_prf(" ", "") == m.TokenPRF(1.0, 1.0, 1.0)
+
+
+def test_cjk_aggregate_averages_pages():
+    prf = m.aggregate_token_prf([m.TokenPRF(1.0, 1.0, 1.0), m.TokenPRF(0.5, 0.0, 0.0)])
+    assert (prf.precision, prf.recall, prf.f1, prf.accuracy) == (0.75, 0.5, 0.5, 0.5)
+
+
+# --- LCS ---
+
+
+def _lcs_table(a: str, b: str) -> int:
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0]
+        for j, y in enumerate(b):
+            cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
+        prev = cur
+    return prev[-1]
+
+
+def test_lcs_length_of_a_textbook_pair():
+    assert m.lcs_length("ABCBDAB", "BDCABA") == 4
+
+
+def test_lcs_length_with_an_empty_string_is_zero():
+    assert m.lcs_length("", "abc") == m.lcs_length("abc", "") == 0
+
+
+@given(st.text(alphabet="abc新闻", max_size=25), st.text(alphabet="abcd新", max_size=25))
+def test_lcs_length_agrees_with_the_dp_table(a, b):
+    assert m.lcs_length(a, b) == _lcs_table(a, b)
+
+
+def test_lcs_length_of_long_strings():
+    # "abab..." vs "baba...": drop the first "b" of the second and the rest is a prefix of the first
+    assert m.lcs_length("ab" * 6000, "ba" * 6000) == 11999
+
+
+def test_lcs_error_is_the_share_of_extracted_characters_outside_the_lcs():
+    got = m.lcs_error("正文正文广告", "正文正文")  # LCS 4 of 6 extracted
+    assert got.error == pytest.approx(1 / 3)
+    assert not got.correct
+
+
+def test_lcs_error_of_exactly_one_fifth_is_correct_and_whitespace_is_ignored():
+    got = m.lcs_error("正文 正文\n告", "正 文正文")  # 5 characters, LCS 4
+    assert got.error == pytest.approx(0.2)
+    assert got.correct
+
+
+def test_lcs_error_of_an_empty_extraction_is_wrong():
+    assert m.lcs_error("  ", "正文") == m.LcsScore(1.0, False)
+
+
+# --- qualified / excellent ---
+
+TRUTH = "正文" * 50  # 100 characters
+
+
+def test_two_percent_noise_is_excellent():
+    assert m.coverage(TRUTH + "广告", TRUTH) == m.Coverage(1.0, 0.02, True, True)
+
+
+def test_five_percent_noise_is_qualified_not_excellent():
+    got = m.coverage("广告广告广" + TRUTH, TRUTH)
+    assert (got.noise, got.qualified, got.excellent) == (0.05, True, False)
+
+
+def test_six_percent_noise_is_not_qualified():
+    assert not m.coverage("广告广告广告" + TRUTH, TRUTH).qualified
+
+
+def test_missing_two_percent_of_the_truth_does_not_cover_it():
+    got = m.coverage(TRUTH[:98], TRUTH)
+    assert (got.covered, got.noise, got.qualified) == (0.98, 0.0, False)
+
+
+def test_missing_one_percent_still_covers_it():
+    assert m.coverage(TRUTH[:99], TRUTH).excellent
+
+
+def test_lcs_scores_gives_both_measures():
+    err, cov = m.lcs_scores(TRUTH + "广告", TRUTH)
+    assert err.correct and cov.excellent
+
+
+# --- trafilatura snippets ---
+
+
+def test_snippets_are_whitespace_normalised_substrings():
+    got = m.snippet_counts("Main text here.\nMore", ["Main  text", "absent"], ["More", "menu"])
+    assert got == m.SnippetCounts(tp=1, fp=1, fn=1, tn=1)
+
+
+def test_no_extraction_misses_every_with_and_avoids_every_without():
+    assert m.snippet_counts(None, ["a", "b"], ["c"]) == m.SnippetCounts(0, 0, 2, 1)
+
+
+def test_snippets_aggregate_over_segments():
+    prf = m.aggregate_snippets([m.SnippetCounts(2, 0, 1, 3), m.SnippetCounts(0, 1, 2, 1)])
+    # tp 2, fp 1, fn 3, tn 4: P 2/3, R 2/5, F1 1/2, accuracy 6/10
+    assert prf.precision == pytest.approx(2 / 3)
+    assert prf.recall == pytest.approx(0.4)
+    assert prf.f1 == pytest.approx(0.5)
+    assert prf.accuracy == pytest.approx(0.6)
+
+
+# --- title and date ---
+
+
+def test_title_matches_after_whitespace_normalisation_only():
+    assert m.title_match(" 标题\n 二 ", "标题 二")
+    assert not m.title_match("Title", "title")
+    assert not m.title_match(None, "标题")
+
+
+def test_date_compares_the_calendar_day_as_written():
+    assert m.date_match("2005-05-07T08:00:00+08:00", "2005-05-07T21:23:57")
+    assert not m.date_match("2005-05-08T00:30:00+08:00", "2005-05-07")
+
+
+def test_date_missing_or_unreadable_prediction_is_wrong():
+    assert not m.date_match(None, "2005-05-07")
+    assert not m.date_match("May 7, 2005", "2005-05-07")
+
+
+def test_no_date_is_right_when_none_is_expected():
+    assert m.date_match(None, None)
+    assert not m.date_match("2020-01-01", None)

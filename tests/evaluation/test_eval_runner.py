@@ -1,0 +1,62 @@
+from types import SimpleNamespace
+
+import pytest
+
+from newscrawl.evaluation.datasets import Truth, open_dataset
+from newscrawl.evaluation.runner import evaluate, evaluate_page, public_record, score_page, summarize
+
+
+def fake_extract(text="", title=None, published_at=None, error=None):
+    def run(page, url=None, algorithm="auto"):
+        return SimpleNamespace(text=text, title=title, published_at=published_at, author=None, error=error,
+                               algorithm=algorithm, page_class="long")
+    return run
+
+
+def test_text_truth_gets_every_text_metric_and_nothing_else():
+    scores = score_page(Truth("a", text="一二三四五"), "一二三四五", None, None)
+    assert {"sh_tp", "cjk_f1", "lcs_correct", "qualified", "excellent"} <= scores.keys()
+    assert not {"snippet_tp", "title_ok", "date_ok"} & scores.keys()
+
+
+def test_snippet_title_and_date_truth_get_their_metrics():
+    truth = Truth("a", title="T", date="2020-01-02", with_=("x",), without=("y",))
+    scores = score_page(truth, "x", "T", "2020-01-02T10:00:00+08:00")
+    assert (scores["snippet_tp"], scores["title_ok"], scores["date_ok"]) == (1, True, True)
+    assert "sh_tp" not in scores
+
+
+def test_an_exception_is_recorded_and_scored_as_an_empty_extraction():
+    def boom(page, url=None, algorithm="auto"):
+        raise RuntimeError("bad page")
+
+    rec = evaluate_page(Truth("a", text="正文"), b"<html>", "auto", boom, "ds")
+    assert rec["exception"] == "RuntimeError: bad page"
+    assert rec["scores"]["cjk_f1"] == 0.0
+
+
+def test_summary_counts_errors_exceptions_and_averages_scores():
+    t = Truth("a", text="正文内容", date="2020-01-02")
+    recs = [
+        evaluate_page(t, b"", "auto", fake_extract("正文内容", published_at="2020-01-02"), "ds"),
+        evaluate_page(t, b"", "auto", fake_extract(error="unparsable page"), "ds"),
+    ]
+    s = summarize(recs)
+    assert (s["pages"], s["errors"], s["exceptions"], s["empty"]) == (2, 1, 0, 1)
+    assert s["cjk_f1"] == pytest.approx(0.5)
+    assert (s["date_accuracy"], s["date_precision"]) == (0.5, 1.0)
+
+
+def test_evaluate_runs_each_algorithm_on_each_page_up_to_the_limit(tiny_dataset):
+    seen = []
+    runs = list(evaluate([open_dataset(tiny_dataset)], ["cetd", "auto"], extract=fake_extract("x"),
+                         limit=1, on_page=lambda r: seen.append((r["id"], r["algorithm"]))))
+    assert seen == [("zh1", "cetd"), ("zh1", "auto")]
+    got = [(r.dataset, r.algorithm, r.summary["pages"]) for r in runs]
+    assert got == [("tiny", "cetd", 1), ("tiny", "auto", 1)]
+
+
+def test_text_is_written_only_when_asked():
+    rec = {"id": "a", "_text": "body"}
+    assert public_record(rec) == {"id": "a"}
+    assert public_record(rec, with_text=True) == {"id": "a", "text": "body"}

@@ -1,0 +1,162 @@
+"""The ``newscrawl`` command line, run in-process through ``main(argv)``."""
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from newscrawl import __version__
+from newscrawl.cli import main
+
+SENTENCE = "区政府今天公布了新的公交线路调整方案，市民可以在车站查询详细信息。"
+PARAGRAPHS = "".join(f"<p>第{i}段：{SENTENCE}</p>" for i in range(5))
+PAGE = f"""<html><head><meta charset="utf-8"><title>公交线路调整方案公布</title></head>
+<body><div class="nav"><a href="/">首页</a><a href="/x">本地</a></div>
+<h1>公交线路调整方案公布</h1><div class="content">{PARAGRAPHS}</div></body></html>"""
+
+
+@pytest.fixture
+def page_file(tmp_path: Path) -> Path:
+    path = tmp_path / "page.html"
+    path.write_bytes(PAGE.encode("utf-8"))
+    return path
+
+
+def test_help_lists_the_subcommands(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in ("extract", "eval", "bench"))
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"newscrawl {__version__}"
+
+
+def test_extract_one_file_prints_pretty_json(page_file, capsys):
+    assert main(["extract", str(page_file)]) == 0
+    out = capsys.readouterr().out
+    record = json.loads(out)
+    assert record["path"] == str(page_file)
+    assert "区政府今天公布了新的公交线路调整方案" in record["text"]
+    assert out.startswith("{\n")
+
+
+def test_extract_several_files_prints_one_json_line_each(page_file, capsys):
+    assert main(["extract", str(page_file), str(page_file), "--algorithm", "cetd"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert json.loads(lines[1])["algorithm"] == "cetd"
+
+
+def test_extract_text_format_prints_title_then_text(page_file, capsys):
+    assert main(["extract", str(page_file), "--format", "text"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("公交线路调整方案公布\n\n")
+    assert "市民可以在车站查询详细信息" in out
+
+
+def test_extract_reads_stdin_for_dash(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(PAGE.encode("utf-8"))))
+    assert main(["extract", "-", "--url", "https://news.example.cn/1.html"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert (record["path"], record["url"]) == ("-", "https://news.example.cn/1.html")
+
+
+def test_extract_missing_file_is_named_on_stderr_and_the_rest_still_runs(page_file, tmp_path, capsys):
+    missing = tmp_path / "nope.html"
+    assert main(["extract", str(missing), str(page_file)]) == 2
+    captured = capsys.readouterr()
+    assert str(missing) in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+    assert json.loads(captured.out)["path"] == str(page_file)
+
+
+def test_extract_unknown_algorithm_is_a_usage_error(page_file):
+    with pytest.raises(SystemExit) as exit_:
+        main(["extract", str(page_file), "--algorithm", "nope"])
+    assert exit_.value.code == 2
+
+
+# --- eval ---
+
+
+def write_dataset(root: Path) -> Path:
+    (root / "pages").mkdir(parents=True)
+    (root / "pages" / "p1.html").write_bytes(PAGE.encode("utf-8"))
+    (root / "pages" / "p2.html").write_bytes(PAGE.replace("utf-8", "gbk").encode("gbk"))
+    truth = "\n".join(f"第{i}段：{SENTENCE}" for i in range(5))
+    rows = [
+        {"id": "p1", "url": None, "title": "公交线路调整方案公布", "date": None, "text": truth},
+        {"id": "p2", "url": None, "title": None, "date": None, "text": truth},
+    ]
+    lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    (root / "truth.jsonl").write_text(lines, "utf-8")
+    return root
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    return write_dataset(tmp_path / "mini")
+
+
+def test_eval_writes_page_records_summary_and_markdown(dataset, tmp_path, capsys):
+    out, md = tmp_path / "out", tmp_path / "EVAL.md"
+    argv = ["eval", str(dataset), "-a", "auto", "-a", "cetd", "--out", str(out), "--markdown", str(md), "-q"]
+    assert main(argv) == 0
+    records = [json.loads(line) for line in (out / "mini.auto.jsonl").read_text("utf-8").splitlines()]
+    assert [r["id"] for r in records] == ["p1", "p2"]
+    keys = {"dataset", "algorithm", "scores", "title", "published_at", "author", "error", "exception", "ms"}
+    assert keys <= records[0].keys()
+    assert "cjk_f1" in records[0]["scores"] and "text" not in records[0]
+    assert (out / "mini.cetd.jsonl").is_file()
+    summary = json.loads((out / "summary.json").read_text("utf-8"))
+    got = [(s["dataset"], s["algorithm"], s["pages"]) for s in summary]
+    assert got == [("mini", "auto", 2), ("mini", "cetd", 2)]
+    report = md.read_text("utf-8")
+    assert "newscrawl eval " + str(dataset) in report
+    assert "| mini | auto | 2 |" in report
+    assert "| mini | auto |" in capsys.readouterr().out
+
+
+def test_eval_all_runs_every_algorithm(dataset, tmp_path):
+    from newscrawl.extract import ALGORITHMS
+
+    out = tmp_path / "out"
+    assert main(["eval", str(dataset), "--algorithm", "all", "--out", str(out), "--limit", "1", "-q"]) == 0
+    assert sorted(p.name for p in out.glob("*.jsonl")) == sorted(f"mini.{a}.jsonl" for a in ALGORITHMS)
+
+
+def test_eval_exits_nonzero_naming_each_figure_below_its_floor(dataset, tmp_path, capsys):
+    floors = tmp_path / "floors.toml"
+    floors.write_text("[mini.auto]\ncjk_f1 = 1.01\nsh_f1 = 0.0\nmax_exceptions = 0\n")
+    assert main(["eval", str(dataset), "--floors", str(floors), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "mini/auto: cjk_f1" in err
+    assert "sh_f1" not in err
+
+
+def test_eval_passes_when_every_floor_holds(dataset, tmp_path):
+    floors = tmp_path / "floors.toml"
+    floors.write_text("[mini.auto]\ncjk_f1 = 0.0\nmax_exceptions = 0\n")
+    assert main(["eval", str(dataset), "--floors", str(floors), "-q"]) == 0
+
+
+def test_eval_refuses_a_directory_that_is_not_a_dataset(tmp_path, capsys):
+    assert main(["eval", str(tmp_path), "-q"]) == 2
+    assert "truth.jsonl" in capsys.readouterr().err
+
+
+# --- bench ---
+
+
+def test_bench_reports_the_floor_and_each_algorithm(dataset, capsys):
+    assert main(["bench", str(dataset), "-a", "auto", "-a", "cetd", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "| lxml parse (floor) | 2 |" in out
+    assert "| auto | 2 |" in out and "| cetd | 2 |" in out
