@@ -1,0 +1,129 @@
+"""Words and names the publish-time chain reads: meta keys, month names, labels. Data, not code.
+
+Meta keys are lower-cased (``collect_page_meta`` lower-cases them). The lists come from the metadata
+conventions pages use (Open Graph, Dublin Core, schema.org itemprop, Parse.ly, Sailthru, Weibo) and from
+the keys Chinese portals use for their own tags (``PubDate``, ``publishdate``, ``apub:time``,
+``og:release_date``).
+"""
+
+from __future__ import annotations
+
+#: meta keys that give the publish time, strongest first
+PUBLISHED_META_KEYS: tuple[str, ...] = (
+    "article:published_time",
+    "og:published_time",
+    "og:article:published_time",
+    "article:published",
+    "article:published_date",
+    "datepublished",
+    "rnews:datepublished",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "publish_date",
+    "publishtime",
+    "publish_time",
+    "publish-time",
+    "published_time",
+    "published-date",
+    "published_date",
+    "publication_date",
+    "publication-date",
+    "date_published",
+    "firstpublishedtime",
+    "originalpublicationdate",
+    "article_date_original",
+    "article.published",
+    "og:release_date",
+    "apub:time",
+    "weibo: article:create_at",
+    "weibo:article:create_at",
+    "article:create_at",
+    "sailthru.date",
+    "parsely-pub-date",
+    "cxenseparse:recs:publishtime",
+    "shareaholic:article_published_time",
+    "vr:published_time",
+    "bt:pubdate",
+    "citation_publication_date",
+    "citation_date",
+    "citation_online_date",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dc.date.created",
+    "dcterms.created",
+    "dc.date",
+    "dcterms.date",
+    "created",
+    "date",
+    "releasedate",
+    "release_date",
+    "displaydate",
+    "datecreated",
+    "video:release_date",
+)
+
+#: meta keys of the last-modified time: a weak fallback, used only when nothing else dates the page
+MODIFIED_META_KEYS: tuple[str, ...] = (
+    "article:modified_time",
+    "og:updated_time",
+    "datemodified",
+    "dc.date.modified",
+    "dcterms.modified",
+    "lastmodified",
+    "last-modified",
+    "eomportal-lastupdate",
+)
+
+#: JSON-LD properties, strongest first; dateModified is kept apart as the weak fallback
+JSON_LD_KEYS: tuple[str, ...] = ("datePublished", "dateCreated", "uploadDate")
+
+#: schema.org types whose dates are the article's own (others, e.g. Organization or WebSite, are not)
+JSON_LD_ARTICLE_TYPES: frozenset[str] = frozenset(
+    """Article NewsArticle BlogPosting ReportageNews AnalysisNewsArticle OpinionNewsArticle
+    BackgroundNewsArticle ReviewNewsArticle LiveBlogPosting SocialMediaPosting TechArticle ScholarlyArticle
+    Report WebPage ItemPage VideoObject Blog Posting DiscussionForumPosting""".split()
+)
+
+#: month names and abbreviations (en, de, fr, es, it, pt, nl), lower-case, without a trailing dot
+MONTHS: dict[str, int] = {}
+for _number, _names in enumerate(
+    (
+        "january jan januar janvier enero gennaio janeiro januari jänner jän",
+        "february feb februar février fevrier febrero febbraio fevereiro februari feber",
+        "march mar märz maerz mars marzo março maart mrz",
+        "april apr avril abril aprile",
+        "may mai mayo maggio maio mei",
+        "june jun juni juin junio giugno junho",
+        "july jul juli juillet julio luglio julho",
+        "august aug août aout agosto augustus",
+        "september sep sept septembre septiembre setiembre settembre setembro",
+        "october oct oktober octobre octubre ottobre outubro okt",
+        "november nov novembre noviembre novembro",
+        "december dec dezember décembre decembre diciembre dicembre dezembro dez",
+    ),
+    start=1,
+):
+    for _name in _names.split():
+        MONTHS[_name] = _number
+
+#: words just before a date that say it is the publish time (matched case-insensitively, colon optional)
+PUBLISH_LABELS: tuple[str, ...] = (
+    "发布时间", "發布時間", "发表时间", "發表時間", "发布日期", "发表日期", "发稿时间", "出版时间",
+    "发表于", "發表於", "发布于", "發佈於", "发布", "发表", "时间", "時間", "日期", "稿件时间", "成文日期",
+    "published on", "published", "posted on", "posted", "date", "veröffentlicht am", "veröffentlicht",
+    "erschienen am", "erschienen", "publié le", "publié", "publicado el", "publicado", "pubblicato il",
+)
+
+#: words just before a date that say it is *not* the publish time
+OTHER_LABELS: tuple[str, ...] = (
+    "更新时间", "最后更新", "修改时间", "最后修改", "updated on", "updated", "last modified", "modified",
+    "aktualisiert am", "aktualisiert", "zuletzt aktualisiert", "mis à jour", "actualizado", "copyright", "©",
+)
+
+#: time-zone abbreviations with an unambiguous offset in minutes (CST is left out: China or US Central)
+ZONE_ABBREVIATIONS: dict[str, int] = {
+    "utc": 0, "gmt": 0, "z": 0, "wet": 0, "bst": 60, "cet": 60, "mez": 60, "cest": 120, "mesz": 120,
+    "eet": 120, "eest": 180, "msk": 180, "ist": 330, "hkt": 480, "sgt": 480, "jst": 540, "kst": 540,
+    "aest": 600, "edt": -240, "est": -300, "cdt": -300, "mdt": -360, "mst": -420, "pdt": -420, "pst": -480,
+}

@@ -1,0 +1,338 @@
+"""Date parsing for the publish-time chain: structured values (meta, JSON-LD, ``<time>``) and dates in text.
+
+Cheap parsers first, all compiled regular expressions: ISO 8601 and its near forms, seed 003's numeric
+pattern ``\\w{4}[-./,年]\\w{1,2}[-./,月]\\w{1,2}日?`` generalised (``2010-12-15 08:30``, ``2010/12/15``,
+``2010年12月15日 下午2:26``), Chinese numerals (``二〇一〇年十二月十五日``), day-first numeric dates
+(``15.12.2010``), month names (``Mar 3, 2021 10:00 AM EST``, ``3. März 2021``), relative forms
+(``3小时前``, ``昨天 08:30``, ``2 hours ago``; only when a reference time is given) and e-mail dates.
+``dateparser`` is the last resort, on short structured values only, and its answer must contain a year
+written in the value (it reads ``2019 年 10 月 30 日`` as year 1, for example).
+
+Every date is checked on the real calendar (``2019-02-30`` is rejected) and for plausibility: the year is at
+least ``MIN_YEAR`` and the date at most ``FUTURE_SLACK`` after the reference (or now). Values without a
+time give midnight; values without an offset stay naive (the caller applies the page's time zone).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from datetime import timezone as dt_timezone
+
+from newscrawl.extract.metadata.date_data import MONTHS, OTHER_LABELS, PUBLISH_LABELS, ZONE_ABBREVIATIONS
+
+#: earliest plausible publish year (the web news era; the issue's guard against misparses)
+MIN_YEAR = 1990
+#: how far after the reference time a date may lie (time-zone differences), from the issue
+FUTURE_SLACK = timedelta(days=1)
+#: structured values longer than this are not handed to dateparser (it is slow and garbles prose)
+DATEPARSER_MAX_CHARS = 40
+
+_FULLWIDTH = str.maketrans("０１２３４５６７８９：／－．", "0123456789:/-.")
+_CN_DIGITS = {"〇": 0, "零": 0, "○": 0, "Ｏ": 0, "O": 0, "o": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4,
+              "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+# A time after a date: optional 上午/下午, H:M[:S][.fff], optional AM/PM, optional offset or zone name.
+_TIME = (
+    r"(?:\s*(?:[T,]|\s|日|号|at|um|à|a las)?\s*"
+    r"(?:(?P<half>上午|下午|中午|晚上|凌晨|早上|傍晚|AM|PM)\s*)?"
+    r"(?P<H>[0-2]?\d)\s*[:：时時点點h]\s*(?P<M>[0-5]\d)(?:\s*[:：分]\s*(?P<S>[0-5]\d)(?:[.,]\d+)?)?"
+    r"(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?)(?![a-zA-Z]))?"
+    r"(?:\s*(?P<tz>Z|[+-]\d\d:?\d\d|[A-Z]{3,4}\b)(?:\s*[+-]\d\d:?\d\d)?)?)?"
+)
+_YMD = re.compile(
+    r"(?<![\d.\-/])(?P<y>(?:19|20)\d\d)\s*(?:(?P<sep>[-./])\s*(?P<m>[01]?\d)\s*(?P=sep)\s*(?P<d>[0-3]?\d)(?!\d)"
+    r"|年\s*(?P<m2>[01]?\d)\s*月\s*(?P<d2>[0-3]?\d)\s*[日号]?)" + _TIME
+)
+_YMD_COMPACT = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<m>[01]\d)(?P<d>[0-3]\d)(?!\d)")
+_DMY = re.compile(
+    r"(?<![\d.\-/])(?P<d>[0-3]?\d)\s*(?P<sep>[./-])\s*(?P<m>[01]?\d)\s*(?P=sep)\s*(?P<y>(?:19|20)\d\d)(?![\d])"
+    + _TIME
+)
+_CN_NUM = "〇零○Ｏ一二三四五六七八九"
+_CN_YMD = re.compile(
+    rf"(?P<y>[{_CN_NUM}Oo]{{4}})\s*年\s*(?P<m>[一二三四五六七八九十]{{1,2}})\s*月"
+    rf"\s*(?P<d>[一二三四五六七八九十]{{1,3}})\s*[日号]"
+)
+_MONTH_WORDS = "|".join(sorted((re.escape(m) for m in MONTHS), key=len, reverse=True))
+_MDY = re.compile(
+    rf"(?<![\w])(?P<mon>{_MONTH_WORDS})\.?\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\.?,?\s+(?P<y>(?:19|20)\d\d)(?!\d)"
+    + _TIME,
+    re.IGNORECASE,
+)
+_DMONY = re.compile(
+    rf"(?<![\w.])(?P<d>[0-3]?\d)(?:st|nd|rd|th|er|º)?\.?\s*(?:de\s+|of\s+)?(?P<mon>{_MONTH_WORDS})\.?,?"
+    rf"\s*(?:de\s+)?(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
+    re.IGNORECASE,
+)
+_RELATIVE = re.compile(
+    r"(?P<n>\d{1,3})\s*(?P<unit>秒|分钟|分鐘|小时|小時|天|周|週|个月|個月)前"
+    r"|(?P<n_en>\d{1,3})\s+(?P<unit_en>second|minute|hour|day|week)s?\s+ago"
+    r"|(?P<now>刚刚|剛剛|just now)"
+    r"|(?P<day>今天|昨天|前天|today|yesterday)\s*(?:(?P<H>[0-2]?\d)\s*[:：]\s*(?P<M>[0-5]\d))?",
+    re.IGNORECASE,
+)
+_UNITS = {"秒": "seconds", "second": "seconds", "分钟": "minutes", "分鐘": "minutes", "minute": "minutes",
+          "小时": "hours", "小時": "hours", "hour": "hours", "天": "days", "day": "days", "周": "weeks",
+          "週": "weeks", "week": "weeks", "个月": "months", "個月": "months"}
+_DAYS_BACK = {"今天": 0, "today": 0, "昨天": 1, "yesterday": 1, "前天": 2}
+_PM_HALVES = {"下午", "晚上", "傍晚", "PM"}
+
+
+def _label_re(labels: tuple[str, ...]) -> re.Pattern[str]:
+    words = "|".join(sorted((re.escape(w) for w in labels), key=len, reverse=True))
+    return re.compile(rf"(?:{words})\s*[:：]?\s*[\[(（【]?\s*$", re.IGNORECASE)
+
+
+_PUBLISH_LABEL = _label_re(PUBLISH_LABELS)
+_OTHER_LABEL = _label_re(OTHER_LABELS)
+#: characters before a date searched for a label
+LABEL_REACH = 14
+
+
+@dataclass(frozen=True, slots=True)
+class DateHit:
+    """A date found in text: the value, where it sits, and what the words just before it say.
+
+    ``label`` is 1 after a publish label ("发布时间：", "Published"), -1 after another label ("Updated",
+    "更新时间"), 0 otherwise. ``has_time`` is true when the text gave a time of day.
+    """
+
+    when: datetime
+    start: int
+    end: int
+    has_time: bool
+    label: int = 0
+
+
+def plausible(when: datetime, reference: datetime | None = None) -> bool:
+    """True when ``when`` lies between ``MIN_YEAR`` and ``FUTURE_SLACK`` after the reference (or now)."""
+    if when.year < MIN_YEAR:
+        return False
+    ref = reference or datetime.now(UTC)
+    return when.date() <= (ref.date() + FUTURE_SLACK)
+
+
+def make_date(y: int, m: int, d: int, hh: int = 0, mm: int = 0, ss: int = 0) -> datetime | None:
+    try:
+        return datetime(y, m, d, hh, mm, ss)
+    except ValueError:
+        return None
+
+
+def _cn_number(text: str) -> int:
+    """A Chinese numeral of at most two digits' worth: 十二 -> 12, 二十一 -> 21, 三十 -> 30, 九 -> 9."""
+    if "十" not in text:
+        return _CN_DIGITS.get(text, -1) if len(text) == 1 else -1
+    tens, _, units = text.partition("十")
+    t = _CN_DIGITS.get(tens, -1) if tens else 1
+    u = _CN_DIGITS.get(units, -1) if units else 0
+    return -1 if t < 0 or u < 0 else t * 10 + u
+
+
+def _offset(tz: str | None) -> dt_timezone | None:
+    if not tz:
+        return None
+    if tz[0] in "+-":
+        digits = tz[1:].replace(":", "")
+        minutes = int(digits[:2]) * 60 + int(digits[2:4])
+        if minutes > 14 * 60:
+            return None
+        return dt_timezone(timedelta(minutes=-minutes if tz[0] == "-" else minutes))
+    if tz == "Z":
+        return UTC
+    minutes_or_none = ZONE_ABBREVIATIONS.get(tz.lower())
+    return None if minutes_or_none is None else dt_timezone(timedelta(minutes=minutes_or_none))
+
+
+def _with_time(m: re.Match[str], y: int, mo: int, d: int) -> tuple[datetime | None, bool]:
+    hh = m.group("H")
+    if hh is None:
+        return make_date(y, mo, d), False
+    h = int(hh)
+    half = m.group("half")
+    ampm = (m.group("ampm") or "").replace(".", "").upper()
+    if (half in _PM_HALVES or ampm == "PM") and h < 12:
+        h += 12
+    elif (half == "凌晨" or ampm == "AM" or half == "AM") and h == 12:
+        h = 0
+    when = make_date(y, mo, d, h, int(m.group("M")), int(m.group("S") or 0))
+    if when is None:  # a bad time (25:61) does not spoil a good date
+        return make_date(y, mo, d), False
+    tz = _offset(m.group("tz"))
+    return (when.replace(tzinfo=tz) if tz else when), True
+
+
+def _relative(m: re.Match[str], reference: datetime) -> tuple[datetime | None, bool]:
+    unit = m.group("unit") or (m.group("unit_en") or "").lower()
+    if unit:
+        n = int(m.group("n") or m.group("n_en"))
+        name = _UNITS[unit]
+        delta = timedelta(days=30 * n) if name == "months" else timedelta(**{name: n})
+        return reference - delta, name in ("seconds", "minutes", "hours")
+    if m.group("now"):
+        return reference, True
+    day = (reference - timedelta(days=_DAYS_BACK[m.group("day").lower()])).date()
+    if m.group("H") is None:
+        return datetime(day.year, day.month, day.day, tzinfo=reference.tzinfo), False
+    when = make_date(day.year, day.month, day.day, int(m.group("H")), int(m.group("M")))
+    return (when.replace(tzinfo=reference.tzinfo) if when else None), when is not None
+
+
+def _label(text: str, start: int) -> int:
+    before = text[max(0, start - LABEL_REACH) : start]
+    if not before:
+        return 0
+    if _OTHER_LABEL.search(before):
+        return -1
+    if _PUBLISH_LABEL.search(before):
+        return 1
+    return 0
+
+
+#: where absolute dates can be: a four-digit year, or a Chinese-numeral year before 年
+_ANCHOR = re.compile(r"(?:19|20)\d\d|[〇零○Ｏ一二三四五六七八九]年")
+#: characters around an anchor handed to the full patterns ("September 30th, 2021" before the year,
+#: "年12月15日 下午02:26:00 +08:00" after it)
+ANCHOR_BEFORE = 30
+ANCHOR_AFTER = 45
+#: month names need letters: skip those patterns on spans without any
+_HAS_LETTER = re.compile(r"[A-Za-zäéû]{3}")
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for m in _ANCHOR.finditer(text):
+        lo, hi = max(0, m.start() - ANCHOR_BEFORE), m.end() + ANCHOR_AFTER
+        if spans and lo <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], hi)
+        else:
+            spans.append((lo, hi))
+    return spans
+
+
+def find_dates(
+    text: str,
+    *,
+    reference: datetime | None = None,
+    month_first: bool = False,
+    relative: bool = True,
+    limit: int = 0,
+) -> list[DateHit]:
+    """Every plausible date in ``text``, in text order.
+
+    ``reference`` bounds the future and, with ``relative``, enables the relative forms (3小时前,
+    昨天 08:30); ``month_first`` reads an ambiguous ``03/05/2021`` as March 5 (US usage) instead of 3 May.
+    ``limit`` > 0 keeps that many hits. The full patterns run only around four-digit years (and
+    Chinese-numeral years), so a long text costs little more than one scan for years.
+
+    >>> [h.when.isoformat() for h in find_dates("发布时间：2010年12月15日 下午02:26 来源：新华网")]
+    ['2010-12-15T14:26:00']
+    """
+    hits: list[DateHit] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, when: datetime | None, has_time: bool) -> None:
+        if when is None or not plausible(when, reference):
+            return
+        if any(s < end and start < e for s, e in taken):
+            return
+        taken.append((start, end))
+        hits.append(DateHit(when, start, end, has_time, _label(text, start)))
+
+    for lo, hi in _spans(text):
+        part = text[lo:hi].translate(_FULLWIDTH)
+        for m in _YMD.finditer(part):
+            y, mo = int(m.group("y")), int(m.group("m") or m.group("m2"))
+            d = int(m.group("d") or m.group("d2"))
+            add(lo + m.start(), lo + m.end(), *_with_time(m, y, mo, d))
+        for m in _DMY.finditer(part):
+            a, b, y = int(m.group("d")), int(m.group("m")), int(m.group("y"))
+            if m.group("sep") == "/" and (b > 12 or (month_first and a <= 12)):
+                a, b = b, a
+            add(lo + m.start(), lo + m.end(), *_with_time(m, y, b, a))
+        if "年" in part:
+            for m in _CN_YMD.finditer(part):
+                y = int("".join(str(_CN_DIGITS.get(c, 0)) for c in m.group("y")))
+                mo, d = _cn_number(m.group("m")), _cn_number(m.group("d"))
+                add(lo + m.start(), lo + m.end(), make_date(y, mo, d) if mo > 0 and d > 0 else None, False)
+        if _HAS_LETTER.search(part):
+            for rx in (_MDY, _DMONY):
+                for m in rx.finditer(part):
+                    mo = MONTHS.get(m.group("mon").lower())
+                    if mo:
+                        y, d = int(m.group("y")), int(m.group("d"))
+                        add(lo + m.start(), lo + m.end(), *_with_time(m, y, mo, d))
+    if relative and reference is not None:
+        for m in _RELATIVE.finditer(text):
+            add(m.start(), m.end(), *_relative(m, reference))
+    hits.sort(key=lambda h: h.start)
+    return hits[:limit] if limit > 0 else hits
+
+
+_ISO_LIKE = re.compile(
+    r"\d{4}-?\d\d-?\d\d(?:[T ]\d\d(?::?\d\d(?::?\d\d(?:[.,]\d+)?)?)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
+)
+_EPOCH = re.compile(r"1\d{9}(?:\d{3})?")
+
+
+def parse_value(
+    value: str,
+    *,
+    reference: datetime | None = None,
+    month_first: bool = False,
+    languages: list[str] | None = None,
+) -> datetime | None:
+    """Parse a structured date value (a meta content, JSON-LD property, ``<time datetime>``).
+
+    >>> parse_value("2021-03-05T10:00:00+08:00").isoformat()
+    '2021-03-05T10:00:00+08:00'
+    >>> parse_value("2019-02-30") is None
+    True
+    """
+    value = value.strip().translate(_FULLWIDTH)
+    if not value:
+        return None
+    when: datetime | None = None
+    if _ISO_LIKE.fullmatch(value):
+        try:
+            when = datetime.fromisoformat(value.replace(",", "."))
+        except ValueError:
+            when = None
+    elif _EPOCH.fullmatch(value):
+        when = datetime.fromtimestamp(int(value[:10]), UTC)
+    if when is None:
+        hits = find_dates(value, reference=reference, month_first=month_first, limit=1)
+        if hits:
+            when = hits[0].when
+    if when is None and "," in value and value[:3].isalpha():
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            when = None
+    if when is None and len(value) <= DATEPARSER_MAX_CHARS:
+        when = _dateparser(value, reference, languages)
+    if when is None or not plausible(when, reference):
+        return None
+    return when
+
+
+def _dateparser(value: str, reference: datetime | None, languages: list[str] | None) -> datetime | None:
+    """dateparser on a short value, accepted only when the year it reads is written in the value."""
+    if not re.search(r"(?:19|20)\d\d", value):
+        return None
+    import dateparser  # imported on first use: it takes tens of milliseconds to load
+
+    settings = {"PREFER_DAY_OF_MONTH": "first", "RETURN_AS_TIMEZONE_AWARE": False}
+    if reference is not None:
+        settings["RELATIVE_BASE"] = reference.replace(tzinfo=None)
+    try:
+        when = dateparser.parse(value, languages=languages, settings=settings)
+    except (ValueError, TypeError, OverflowError, AttributeError):
+        return None
+    if when is None or str(when.year) not in value:
+        return None
+    return when
+

@@ -1,0 +1,234 @@
+"""The publish-time chain (newscrawl.extract.metadata.published), one behaviour per test."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from newscrawl.extract import extract
+from newscrawl.extract.metadata.dates import find_dates, parse_value
+
+BODY = "<p>" + "这是一段新闻正文，讲述了本地发生的一件事情。" * 12 + "</p>" * 1
+SHANGHAI_NOON = datetime(2021, 5, 5, 12, 0, tzinfo=timezone(timedelta(hours=8)))
+
+
+def page(head: str = "", top: str = "", bottom: str = "", title: str = "标题") -> str:
+    return (
+        f"<html><head>{head}</head><body><div class='nav'>首页 新闻</div>"
+        f"<h1>{title}</h1><div class='info'>{top}</div>"
+        f"<div class='content'>{BODY}{BODY}</div><div class='foot'>{bottom}</div></body></html>"
+    )
+
+
+def published(html: str, **kw) -> tuple[str | None, str | None]:
+    r = extract(html, **kw)
+    return r.published_at, r.sources.get("published_at")
+
+
+# --- meta, JSON-LD, <time> --------------------------------------------------------------------------
+
+
+def test_meta_published_time_keeps_the_pages_offset():
+    html = page('<meta property="article:published_time" content="2021-03-05T23:30:00-05:00">')
+    assert published(html) == ("2021-03-05T23:30:00-05:00", "meta:article:published_time")
+
+
+def test_meta_without_offset_is_read_in_the_default_zone():
+    html = page('<meta name="PubDate" content="2022-02-11 09:52">')
+    assert published(html) == ("2022-02-11T09:52:00+08:00", "meta:pubdate")
+
+
+def test_timezone_argument_applies_to_values_without_offset():
+    html = page('<meta name="publishdate" content="2021-03-05 10:00">')
+    assert published(html, timezone="Europe/Berlin")[0] == "2021-03-05T10:00:00+01:00"
+
+
+def test_no_timezone_means_utc():
+    html = page('<meta name="publishdate" content="2021-03-05 10:00">')
+    assert published(html, timezone=None)[0] == "2021-03-05T10:00:00+00:00"
+
+
+def test_date_only_value_gives_midnight_in_the_zone():
+    html = page('<meta name="publishdate" content="2022-02-13">')
+    assert published(html)[0] == "2022-02-13T00:00:00+08:00"
+
+
+def test_stronger_meta_key_wins():
+    head = (
+        '<meta name="dc.date" content="2020-01-01">'
+        '<meta property="og:published_time" content="2021-06-07">'
+    )
+    assert published(page(head)) == ("2021-06-07T00:00:00+08:00", "meta:og:published_time")
+
+
+def test_unparsable_meta_falls_through_to_the_next_rule():
+    html = page('<meta name="pubdate" content="soon">', top="2021-04-03 10:00")
+    assert published(html)[0] == "2021-04-03T10:00:00+08:00"
+
+
+def test_json_ld_date_published_in_graph():
+    ld = (
+        '{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"x"},'
+        '{"@type":"NewsArticle","datePublished":"2020-11-26T08:04:00+08:00"}]}'
+    )
+    html = page(f'<script type="application/ld+json">{ld}</script>')
+    assert published(html) == ("2020-11-26T08:04:00+08:00", "json-ld:datePublished")
+
+
+def test_json_ld_article_date_wins_over_other_objects():
+    ld = (
+        '[{"@type":"Organization","datePublished":"2001-01-01"},'
+        '{"@type":"BlogPosting","datePublished":"2019-07-08"}]'
+    )
+    html = page(f'<script type="application/ld+json">{ld}</script>')
+    assert published(html)[0] == "2019-07-08T00:00:00+08:00"
+
+
+def test_json_ld_date_created_is_a_weaker_fallback():
+    ld = '{"@type":"Article","dateCreated":"2018-02-03T04:05:06Z"}'
+    html = page(f'<script type="application/ld+json">{ld}</script>')
+    assert published(html) == ("2018-02-03T04:05:06+00:00", "json-ld:dateCreated")
+
+
+def test_time_element():
+    html = page(top='<time datetime="2019-10-30T08:00:00+02:00">30. Oktober</time>')
+    assert published(html) == ("2019-10-30T08:00:00+02:00", "time-element")
+
+
+# --- seed 003: text near the title and the main text ---------------------------------------------------
+
+
+def test_labelled_chinese_date_under_the_title():
+    html = page(top="来源：新华网 发布时间：2010年12月15日 08:30")
+    assert published(html) == ("2010-12-15T08:30:00+08:00", "text-near-title")
+
+
+def test_numeric_date_with_seconds():
+    assert published(page(top="2010-12-15 08:30:05"))[0] == "2010-12-15T08:30:05+08:00"
+
+
+def test_slashed_date():
+    assert published(page(top="2010/12/15"))[0] == "2010-12-15T00:00:00+08:00"
+
+
+def test_chinese_numerals():
+    assert published(page(top="二〇一〇年十二月十五日"))[0] == "2010-12-15T00:00:00+08:00"
+
+
+def test_chinese_numerals_with_ling_and_twenty_one():
+    assert published(page(top="二零一九年一月二十一日"))[0] == "2019-01-21T00:00:00+08:00"
+
+
+def test_xiawu_is_afternoon():
+    assert published(page(top="2010年12月15日 下午02:26"))[0] == "2010-12-15T14:26:00+08:00"
+
+
+def test_publish_label_beats_an_earlier_update_label():
+    html = page(top="更新时间：2021-01-02 10:00 发布时间：2021-01-01 09:00")
+    assert published(html)[0] == "2021-01-01T09:00:00+08:00"
+
+
+def test_date_after_the_main_text():
+    html = page(bottom="（本文发表于 2005年3月15日 22:36）")
+    assert published(html) == ("2005-03-15T22:36:00+08:00", "text-near-body-end")
+
+
+def test_english_date_near_the_title():
+    html = page(top="Published 3 March 2021", title="A headline")
+    assert published(html)[0] == "2021-03-03T00:00:00+08:00"
+
+
+def test_english_date_with_time_and_zone_name():
+    html = page(top="Mar 3, 2021 10:00 PM EST")
+    assert published(html)[0] == "2021-03-03T22:00:00-05:00"
+
+
+def test_german_date():
+    assert published(page(top="Veröffentlicht am 3. März 2021"))[0] == "2021-03-03T00:00:00+08:00"
+
+
+def test_day_first_numeric_date():
+    assert published(page(top="Stand: 05.03.2021, 14:15 Uhr"))[0] == "2021-03-05T14:15:00+08:00"
+
+
+def test_relative_hours_with_a_reference():
+    html = page(top="3小时前 来源：某网")
+    assert published(html, reference_time=SHANGHAI_NOON)[0] == "2021-05-05T09:00:00+08:00"
+
+
+def test_yesterday_with_time_and_a_reference():
+    html = page(top="昨天 08:30")
+    assert published(html, reference_time=SHANGHAI_NOON)[0] == "2021-05-04T08:30:00+08:00"
+
+
+def test_relative_forms_are_ignored_without_a_reference():
+    assert published(page(top="3小时前 来源：某网")) == (None, None)
+
+
+def test_invalid_calendar_date_is_rejected():
+    assert published(page(top="2019-02-30")) == (None, None)
+
+
+def test_date_after_the_reference_is_rejected():
+    html = page(top="发布时间：2021-05-09")
+    assert published(html, reference_time=SHANGHAI_NOON) == (None, None)
+
+
+def test_year_before_1990_is_rejected():
+    assert published(page('<meta name="publishdate" content="1985-01-01">')) == (None, None)
+
+
+def test_no_heading_searches_from_the_start_of_the_body():
+    html = "<html><body><p>2004-12-10 来源：某报</p><p>" + "正文" * 20 + "</p></body></html>"
+    assert published(html)[0] == "2004-12-10T00:00:00+08:00"
+
+
+# --- URL, script, page text, modified -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com/news/2021-03-05/story.html",
+        "https://example.com/news/20210305/n1234.shtml",
+        "https://example.com/2021/03/05/story/",
+        "https://example.com/zwyw/202103/t20210305_1.html",
+    ],
+)
+def test_date_in_the_url(url):
+    assert published(page(), url=url) == ("2021-03-05T00:00:00+08:00", "url")
+
+
+def test_date_only_in_a_script_variable():
+    html = page("<script>var pubtime = '2021-03-05 10:00:00';</script>")
+    assert published(html) == ("2021-03-05T10:00:00+08:00", "script")
+
+
+def test_modified_time_is_the_last_resort():
+    html = page('<meta property="article:modified_time" content="2021-03-06T10:00:00+00:00">')
+    assert published(html) == ("2021-03-06T10:00:00+00:00", "meta-modified:article:modified_time")
+
+
+def test_no_date_anywhere():
+    assert published(page()) == (None, None)
+
+
+# --- the parsers on their own ---------------------------------------------------------------------------
+
+
+def test_dateparser_misparse_of_spaced_chinese_date_is_avoided():
+    assert parse_value("2019 年 10 月 30 日") == datetime(2019, 10, 30)
+
+
+def test_dateparser_answer_needs_a_written_year():
+    assert parse_value("vor 3 Tagen") is None
+
+
+def test_e_mail_style_date():
+    assert parse_value("Fri, 05 Mar 2021 10:00:00 GMT").isoformat() == "2021-03-05T10:00:00+00:00"
+
+
+def test_find_dates_marks_labels():
+    hits = find_dates("更新时间：2021-01-02 发布时间：2021-01-01")
+    assert [h.label for h in hits] == [-1, 1]
