@@ -11,8 +11,9 @@ import re
 #: class/id tokens of page chrome: navigation, sharing, comments, related links, ads, footers
 BOILERPLATE_TOKENS: frozenset[str] = frozenset(
     """nav navbar navigation menu breadcrumb breadcrumbs crumb crumbs footer foot copyright sidebar aside
-    share sharing social sns comment comments reply replies related relate recommend recommended recommendation
-    tuijian xiangguan hot hotnews popular rank ranking advert advertisement ad ads adv advs banner sponsor
+    share sharing social sns comment comments reply replies related relate recommend recommended
+    recommendation tuijian xiangguan hot hotnews popular rank ranking advert advertisement ad ads adv advs
+    banner sponsor
     sponsored promo promotion newsletter subscribe subscription signup login tags tag keywords toolbar tools
     print pager pagination paging disclaimer cookie cookies modal popup widget"""
     .split()

@@ -10,9 +10,9 @@ measured failures of CETD and SCEDD come from the choice of the content node:
 - The content score of a node is ``S_i = own_i + decay * sum(S_child)``, where ``own_i`` is the text
   directly in the node (its text and its children's tails), counted negative (times ``link_penalty``)
   inside <a> and inside reader-comment blocks (class/id ``comment``, ``reply``, ``pinglun`` ...) that
-  hold less than ``comment_max_share`` of the body's text. The content root is the node of maximum S. A decay below 1 lets a node win only when its
-  children's text adds up to more than the best single child, so the root settles on the lowest node
-  that holds the bulk of the non-link text.
+  hold less than ``comment_max_share`` of the body's text. The content root is the node of maximum S.
+  A decay below 1 lets a node win only when its children's text adds up to more than the best single
+  child, so the root settles on the lowest node that holds the bulk of the non-link text.
 - Inside the root, subtrees are left out when they are page chrome (class/id tokens such as ``share``,
   ``comment``, ``related``; <nav>, <aside>, <footer>) or link lists (link characters above
   ``max_link_share`` of their text), unless they hold more than ``chrome_max_share`` of the root's text.

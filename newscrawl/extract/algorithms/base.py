@@ -28,9 +28,8 @@ class Algorithm:
         known = {f.name for f in dataclasses.fields(self.params_type)}
         unknown = sorted(set(overrides) - known)
         if unknown:
-            raise ValueError(
-                f"algorithm {self.name!r} has no parameter {unknown[0]!r}; it takes: {', '.join(sorted(known))}"
-            )
+            takes = ", ".join(sorted(known))
+            raise ValueError(f"algorithm {self.name!r} has no parameter {unknown[0]!r}; it takes: {takes}")
         try:
             params = self.params_type(**overrides)
         except (TypeError, ValueError) as e:

@@ -1,0 +1,74 @@
+"""Parsing, paragraphs, noise stripping and node statistics on small hand-written pages."""
+
+import pytest
+
+from newscrawl.extract.clean import strip_noise
+from newscrawl.extract.document import ParseError, body_of, node_path, paragraphs, parse_html
+from newscrawl.extract.stats import compute_stats
+
+
+def test_parse_rejects_empty_text():
+    with pytest.raises(ParseError):
+        parse_html("   \n ")
+
+
+def test_parse_accepts_xml_declaration_and_nul_bytes():
+    root = parse_html('<?xml version="1.0" encoding="gbk"?><html><body><p>a\x00b</p></body></html>')
+    assert paragraphs(body_of(root)) == ["ab"]
+
+
+def test_paragraphs_split_at_blocks_and_br_and_keep_inline_text():
+    root = parse_html("<div><p>one <b>bold</b> tail</p>two<br>three<span> four</span></div>")
+    assert paragraphs(body_of(root)) == ["one bold tail", "two", "three four"]
+
+
+def test_paragraphs_skip_subtrees_but_keep_their_tails():
+    root = parse_html("<div><p>keep<a href='#'>drop</a>after</p><br>x</div>")
+    body = body_of(root)
+    a = body.find(".//a")
+    br = body.find(".//br")
+    assert paragraphs(body, skip={a, br}) == ["keepafter", "x"]
+
+
+def test_node_path_names_position_id_and_class():
+    root = parse_html("<div></div><div id='main' class='c1 c2'><p>x</p></div>")
+    el = body_of(root)[1]
+    assert node_path(el) == "/html/body/div[2]#main.c1.c2"
+
+
+def test_strip_noise_removes_scripts_forms_controls_and_hidden_elements_keeping_tails():
+    root = parse_html(
+        "<body><p>a<script>var x=1;</script>b</p><select><option>o</option></select>"
+        "<div style='display: none'>hidden</div>tail<div style='position:fixed'>float</div>"
+        "<p>c<a href='/'>link</a></p></body>"
+    )
+    report = strip_noise(root)
+    assert paragraphs(body_of(root)) == ["ab", "tail", "clink"]
+    assert report.hidden == 2
+    assert report.noise_tags >= 2
+
+
+def test_stats_count_chars_tags_and_links():
+    root = parse_html("<body><div><p>abc def</p><p>gh<a href='#'>ij k</a></p></div></body>")
+    st = compute_stats(body_of(root))
+    div = st.index[body_of(root)[0]]
+    assert st.chars[0] == 11  # white space is not counted
+    assert st.chars[div] == 11
+    assert st.tags[div] == 3  # p, p, a
+    assert st.link_chars[div] == 3
+    assert st.link_tags[div] == 1
+    assert st.subtree_end(div) == div + 4
+
+
+def test_stats_attribute_tails_to_the_parent():
+    root = parse_html("<body><p><b>x</b>yz</p></body>")
+    st = compute_stats(body_of(root))
+    p, b = 1, 2
+    assert st.own_chars[p] == 2 and st.own_chars[b] == 1
+    assert st.chars[p] == 3
+
+
+def test_stats_survive_deep_nesting_without_recursion():
+    html = "<body>" + "<div>" * 200 + "deep" + "</div>" * 200 + "</body>"
+    st = compute_stats(body_of(parse_html(html)))
+    assert st.chars[0] == 4
