@@ -1,0 +1,55 @@
+"""The record a crawl produces, one per article page.
+
+Fields in :data:`EXPORT_FIELDS` are the public record (feed exports and sinks). ``body``,
+``http_charset``, ``extraction`` and ``overrides`` are internal hand-overs from the spider to the
+pipelines; stage 1 removes the raw body and stage 2 the rest, so raw HTML is never exported.
+"""
+
+from __future__ import annotations
+
+import scrapy
+
+#: the public fields of a record, in export order
+EXPORT_FIELDS: tuple[str, ...] = (
+    "url",
+    "canonical_url",
+    "site",
+    "title",
+    "published_at",
+    "author",
+    "text",
+    "page_kind",
+    "page_class",
+    "algorithm",
+    "language",
+    "crawled_at",
+    "content_hash",
+    "reason",
+)
+
+#: internal fields, never exported
+INTERNAL_FIELDS: tuple[str, ...] = ("body", "http_charset", "extraction", "overrides", "timezone")
+
+
+class NewsItem(scrapy.Item):
+    url = scrapy.Field()  # the URL the page was requested under (the original one when replaying)
+    canonical_url = scrapy.Field()  # <link rel=canonical> / og:url, else url without fragment
+    site = scrapy.Field()
+    title = scrapy.Field()
+    published_at = scrapy.Field()  # ISO 8601 with UTC offset
+    author = scrapy.Field()
+    text = scrapy.Field()  # one paragraph per line
+    page_kind = scrapy.Field()  # article | list
+    page_class = scrapy.Field()  # short | long
+    algorithm = scrapy.Field()  # the extractor that produced text
+    language = scrapy.Field()
+    crawled_at = scrapy.Field()  # ISO 8601, UTC
+    content_hash = scrapy.Field()  # SHA-1 of text without white space
+    reason = scrapy.Field()  # why the extractor was chosen
+    figures = scrapy.Field()  # optional: the numbers behind the extraction (NEWSCRAWL_EXPORT_FIGURES)
+    # internal
+    body = scrapy.Field()  # raw response bytes
+    http_charset = scrapy.Field()
+    extraction = scrapy.Field()  # newscrawl.extract.Extraction, set by stage 1 (or by the spider)
+    overrides = scrapy.Field()  # values found by the site's XPath overrides: title/published_at/author/body
+    timezone = scrapy.Field()  # the site's time zone, for times without an offset

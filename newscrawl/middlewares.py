@@ -1,0 +1,109 @@
+"""Downloader middlewares: web-archive replay and incremental skipping of stored articles."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+from scrapy import Request
+from scrapy.crawler import Crawler
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import Response
+from scrapy.statscollectors import StatsCollector
+
+from newscrawl.pipelines.storage import DEFAULT_SQLITE_PATH
+from newscrawl.storage.sqlite import SqliteSink
+
+logger = logging.getLogger(__name__)
+
+ORIGINAL_URL_META = "newscrawl_original_url"
+#: the timestamp and modifier a replay server may put between its prefix and the URL (pywb: 20201231mp_/)
+_ARCHIVE_STAMP = re.compile(r"^\d{1,14}[a-z]{0,3}_?/")
+
+
+class ReplayMiddleware:
+    """Fetches every request from ``prefix`` + original URL; responses keep the original URL.
+
+    ``NEWSCRAWL_REPLAY_PREFIX = "http://127.0.0.1:8080/"`` replays from a pywb-style server. Redirects
+    within the replay server are followed and mapped back to the original URLs they stand for.
+    """
+
+    def __init__(self, prefix: str, stats: StatsCollector | None = None) -> None:
+        if not prefix.startswith(("http://", "https://")):
+            raise ValueError(f"NEWSCRAWL_REPLAY_PREFIX: not an http(s) URL prefix: {prefix!r}")
+        self.prefix = prefix
+        self.stats = stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ReplayMiddleware:
+        prefix = crawler.settings.get("NEWSCRAWL_REPLAY_PREFIX")
+        if not prefix:
+            raise NotConfigured("NEWSCRAWL_REPLAY_PREFIX is not set")
+        return cls(prefix, crawler.stats)
+
+    def original_url(self, url: str) -> str:
+        """The URL a replay URL stands for (``url`` itself when it is not a replay URL)."""
+        if not url.startswith(self.prefix):
+            return url
+        rest = url[len(self.prefix) :]
+        return _ARCHIVE_STAMP.sub("", rest, count=1)
+
+    def process_request(self, request: Request) -> Request | None:
+        if request.url.startswith(self.prefix):
+            return None
+        if self.stats is not None:
+            self.stats.inc_value("newscrawl/replay/rewritten")
+        meta = dict(request.meta, allow_offsite=True)
+        meta[ORIGINAL_URL_META] = request.url
+        # the original request already passed the duplicate filter; the rewritten one must not be dropped
+        return request.replace(url=self.prefix + request.url, meta=meta, dont_filter=True)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        if ORIGINAL_URL_META not in request.meta:
+            return response
+        return response.replace(url=self.original_url(response.url))
+
+
+class StoredArticlesMiddleware:
+    """Incremental crawling: ignores requests for article pages already stored in the SQLite sink.
+
+    Only requests the spider marks as articles (``meta["newscrawl_kind"] == "article"``) are skipped, so
+    list pages and feeds are revisited for new links. ``NEWSCRAWL_INCREMENTAL = False`` switches it off.
+    """
+
+    def __init__(self, path: str, stats: StatsCollector | None = None) -> None:
+        self.path = path
+        self.stats = stats
+        self._known: set[str] | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> StoredArticlesMiddleware:
+        settings = crawler.settings
+        path = settings.get("NEWSCRAWL_SQLITE_PATH", DEFAULT_SQLITE_PATH)
+        if not settings.getbool("NEWSCRAWL_INCREMENTAL", True) or not path:
+            raise NotConfigured("incremental crawling is off")
+        return cls(path, crawler.stats)
+
+    def known(self) -> set[str]:
+        if self._known is None:
+            self._known = set()
+            if Path(self.path).is_file():
+                sink = SqliteSink(self.path)
+                sink.open()
+                try:
+                    self._known = sink.known_urls()
+                finally:
+                    sink.close()
+            logger.info("incremental crawl: %d stored URLs in %s", len(self._known), self.path)
+        return self._known
+
+    def process_request(self, request: Request) -> Any:
+        if request.meta.get("newscrawl_kind") != "article":
+            return None
+        if request.url in self.known():
+            if self.stats is not None:
+                self.stats.inc_value("newscrawl/skipped/stored")
+            raise IgnoreRequest(f"already stored: {request.url}")
+        return None

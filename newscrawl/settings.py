@@ -1,0 +1,67 @@
+"""Scrapy settings for newscrawl. Per-site settings live in each site file's ``[settings]`` table.
+
+newscrawl's own settings carry the ``NEWSCRAWL_`` prefix:
+
+NEWSCRAWL_SITES_DIR        folder of site files (default: settings/sites next to the package)
+NEWSCRAWL_EXTRACT_ENABLED  run the extractor (False: crawl only, e.g. to measure crawl throughput)
+NEWSCRAWL_ALGORITHM        extractor name (``auto``); parameters as NEWSCRAWL_<ALGO>_<PARAM>
+NEWSCRAWL_EXPORT_FIGURES   add the extractor's figures to records
+NEWSCRAWL_SQLITE_PATH      SQLite database the records are upserted into ('' switches it off)
+NEWSCRAWL_SINK_BATCH_SIZE  records per database write
+NEWSCRAWL_INCREMENTAL      skip article URLs already stored in the SQLite database
+NEWSCRAWL_REPLAY_PREFIX    fetch every URL as prefix + URL (web-archive replay), keeping original URLs
+"""
+
+from newscrawl.items import EXPORT_FIELDS
+
+BOT_NAME = "newscrawl"
+SPIDER_MODULES = ["newscrawl.spiders"]
+NEWSPIDER_MODULE = "newscrawl.spiders"
+SPIDER_LOADER_CLASS = "newscrawl.spiders.loader.SiteSpiderLoader"
+
+# -- politeness -----------------------------------------------------------------------------------------
+# an honest user agent: who we are and where to complain (replace the contact URL when you deploy)
+USER_AGENT = "newscrawl/0.1 (+https://example.org/newscrawl/contact; news research crawler)"
+ROBOTSTXT_OBEY = True
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 2
+DOWNLOAD_DELAY = 1.0
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
+COOKIES_ENABLED = False
+TELNETCONSOLE_ENABLED = False
+DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
+# start page -> pagination pages -> article; deeper chains are rarely news
+DEPTH_LIMIT = 5
+RETRY_TIMES = 2
+
+# -- components -----------------------------------------------------------------------------------------
+DOWNLOADER_MIDDLEWARES = {
+    # after OffsiteMiddleware (50) so offsite checks see original URLs; before RobotsTxtMiddleware (100)
+    "newscrawl.middlewares.StoredArticlesMiddleware": 55,
+    "newscrawl.middlewares.ReplayMiddleware": 60,
+}
+ITEM_PIPELINES = {
+    "newscrawl.pipelines.extraction.ExtractionPipeline": 300,
+    "newscrawl.pipelines.record.RecordPipeline": 400,
+    "newscrawl.pipelines.storage.SqlitePipeline": 800,
+}
+
+# -- newscrawl ------------------------------------------------------------------------------------------
+NEWSCRAWL_SITES_DIR = None
+NEWSCRAWL_EXTRACT_ENABLED = True
+NEWSCRAWL_ALGORITHM = "auto"
+NEWSCRAWL_EXPORT_FIGURES = False
+NEWSCRAWL_SQLITE_PATH = "output/newscrawl.sqlite3"
+NEWSCRAWL_SINK_BATCH_SIZE = 100
+NEWSCRAWL_INCREMENTAL = True
+NEWSCRAWL_REPLAY_PREFIX = ""
+
+# -- exports: `-O file.jsonl` writes the public record fields only, UTF-8 (never the raw HTML) -----------
+FEED_EXPORT_ENCODING = "utf-8"
+FEED_EXPORT_FIELDS = list(EXPORT_FIELDS)
+
+LOG_LEVEL = "INFO"

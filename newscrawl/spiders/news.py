@@ -1,0 +1,355 @@
+"""The generic news spider. One subclass per site file is made by :func:`spider_class_for`.
+
+How a response is handled:
+
+* JSON (a roll feed) and XML (sitemap, news sitemap, RSS, Atom) give entries to follow;
+* an HTML page whose URL matches an article pattern becomes an item (stage 1 extracts it);
+* a page matching a list pattern, or a start page, is followed: its links matching the patterns;
+* any other page is extracted here once and its ``page_kind`` decides: a list has its entries followed,
+  an article becomes an item carrying that extraction (so the pipeline does not extract it again).
+
+Arguments: ``-a start_urls=URL,URL`` (crawl these instead of the site's start points),
+``-a max_pages=N`` (request at most N pages), ``-a since=YYYY-MM-DD`` (skip entries and drop articles
+published before that day, in the site's time zone), ``-a base_url=http://host:port`` (the site's start
+points moved to another host, e.g. a local mirror or the demo server).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import AsyncIterator, Iterable, Iterator
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+from urllib.parse import urldefrag, urljoin, urlsplit
+from zoneinfo import ZoneInfo
+
+import scrapy
+from parsel import Selector
+from scrapy.http import Response, TextResponse
+from scrapy.linkextractors import LinkExtractor
+
+from newscrawl.extract import Extraction, extract
+from newscrawl.extract.decode import decode_html
+from newscrawl.items import NewsItem
+from newscrawl.pipelines.normalize import parse_time
+from newscrawl.sites import Site
+from newscrawl.spiders.feeds import (
+    FeedEntry,
+    looks_like_json,
+    looks_like_xml,
+    parse_roll_feed,
+    parse_xml_feed,
+)
+
+logger = logging.getLogger(__name__)
+
+#: how much of a page the canonical-link search reads (the <head> of real portal pages fits)
+CANONICAL_SCAN_BYTES = 65_536
+_CANONICAL = re.compile(
+    rb"""<link\b[^>]*?\brel\s*=\s*["']?canonical["']?[^>]*>|<meta\b[^>]*?\bproperty\s*=\s*["']og:url["'][^>]*>""",
+    re.IGNORECASE,
+)
+_HREF = re.compile(rb"""\b(?:href|content)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+_CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
+
+
+def _split_arg(value: str | Iterable[str] | None) -> list[str]:
+    if value is None:
+        return []
+    items = value.split(",") if isinstance(value, str) else list(value)
+    return [v.strip() for v in items if v and v.strip()]
+
+
+def header_charset(response: Response) -> str | None:
+    """The charset the Content-Type header declares, if any."""
+    value = response.headers.get(b"Content-Type")
+    if not value:
+        return None
+    m = _CHARSET.search(value.decode("latin-1"))
+    return m.group(1) if m else None
+
+
+def canonical_url(body: bytes, url: str) -> str:
+    """``<link rel=canonical>`` or ``og:url`` resolved against ``url``; ``url`` without fragment otherwise.
+
+    A canonical link pointing at a site's home page from a deeper page is ignored (a common template bug
+    that would merge every article into one record).
+    """
+    page = urldefrag(url).url
+    for tag in _CANONICAL.finditer(body[:CANONICAL_SCAN_BYTES]):
+        m = _HREF.search(tag.group(0))
+        if not m:
+            continue
+        href = m.group(1).decode("utf-8", errors="ignore").strip().replace("&amp;", "&")
+        found = urldefrag(urljoin(page, href)).url
+        if not found.startswith(("http://", "https://")):
+            continue
+        if urlsplit(found).path in ("", "/") and urlsplit(page).path not in ("", "/"):
+            continue
+        return found
+    return page
+
+
+class NewsSpider(scrapy.Spider):
+    """Crawls one site as its :class:`~newscrawl.sites.Site` describes (set on generated subclasses)."""
+
+    site: ClassVar[Site]
+
+    def __init__(
+        self,
+        name: str | None = None,
+        start_urls: str | Iterable[str] | None = None,
+        max_pages: str | int | None = None,
+        since: str | None = None,
+        base_url: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(name, **kwargs)
+        if getattr(self, "site", None) is None:
+            raise ValueError(f"{type(self).__name__} has no site definition; crawl one of the site spiders")
+        self.given_start_urls = _split_arg(start_urls)
+        for url in self.given_start_urls:
+            if not url.startswith(("http://", "https://")):
+                raise ValueError(f"start_urls: not an absolute http(s) URL: {url!r}")
+        try:
+            self.max_pages = int(max_pages) if max_pages not in (None, "") else None
+        except ValueError as e:
+            raise ValueError(f"max_pages: expected a whole number, got {max_pages!r}") from e
+        if self.max_pages is not None and self.max_pages < 1:
+            raise ValueError(f"max_pages: must be at least 1, got {max_pages!r}")
+        self.since: datetime | None = None
+        if since:
+            try:
+                day = datetime.strptime(str(since), "%Y-%m-%d")
+            except ValueError as e:
+                raise ValueError(f"since: expected a date as YYYY-MM-DD, got {since!r}") from e
+            self.since = day.replace(tzinfo=ZoneInfo(self.site.timezone))
+        if base_url and not re.match(r"^https?://[^/\s]+/?$", base_url):
+            raise ValueError(
+                f"base_url: expected scheme and host such as http://127.0.0.1:8000, got {base_url!r}"
+            )
+        self.base_url = base_url.rstrip("/") if base_url else None
+        self._requested: set[str] = set()
+        self._links = LinkExtractor(allow_domains=self.site.allowed_domains, unique=True)
+
+    # -- requests -------------------------------------------------------------------------------------
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        if self.crawler is not None and self.crawler.stats is not None:
+            self.crawler.stats.inc_value(key, count)
+
+    def _request(self, url: str, kind: str, *, dont_filter: bool = False) -> scrapy.Request | None:
+        """A request for ``url`` handled as ``kind`` (auto, article, list, roll, feed); None over budget."""
+        url = urldefrag(url).url
+        if self.max_pages is not None:
+            if url in self._requested:
+                return None
+            if len(self._requested) >= self.max_pages:
+                self._inc("newscrawl/skipped/max_pages")
+                return None
+            self._requested.add(url)
+        return scrapy.Request(
+            url,
+            callback=self.parse,
+            cb_kwargs={"kind": kind},
+            meta={"newscrawl_kind": kind},
+            dont_filter=dont_filter,
+        )
+
+    def start_points(self) -> Iterator[tuple[str, str]]:
+        """(url, kind) of every start point: the given start URLs, or the site's."""
+        if self.given_start_urls:
+            for url in self.given_start_urls:
+                yield url, "auto"
+            return
+        site = self.site
+        points = [(u, "list") for u in site.pages] + [(u, "roll") for u in site.roll_urls()]
+        points += [(u, "feed") for u in (*site.feeds, *site.sitemaps)]
+        for url, kind in points:
+            yield (self.rebase(url), kind)
+
+    def rebase(self, url: str) -> str:
+        """``url`` moved to ``base_url`` (scheme and host), when the spider was given one."""
+        if not self.base_url:
+            return url
+        parts = urlsplit(url)
+        rest = parts.path + (f"?{parts.query}" if parts.query else "")
+        return self.base_url + (rest or "/")
+
+    async def start(self) -> AsyncIterator[Any]:
+        for url, kind in self.start_points():
+            # start points are revisited on every run (incremental crawls look for new links there)
+            request = self._request(url, kind, dont_filter=True)
+            if request is not None:
+                yield request
+
+    def _kind_of(self, url: str) -> str | None:
+        if self.site.is_article(url):
+            return "article"
+        if self.site.is_list(url):
+            return "list"
+        return None
+
+    def _too_old(self, published: str | None) -> bool:
+        if self.since is None or not published:
+            return False
+        when = parse_time(published, self.site.timezone)
+        return when is not None and when < self.since
+
+    def _follow_entries(self, response: Response, entries: Iterable[FeedEntry]) -> Iterator[scrapy.Request]:
+        for entry in entries:
+            url = response.urljoin(entry.url)
+            if self.site.is_denied(url):
+                continue
+            if self._too_old(entry.published_at):
+                self._inc("newscrawl/skipped/too_old")
+                continue
+            kind = "feed" if entry.kind == "sitemap" else (self._kind_of(url) or "auto")
+            request = self._request(url, kind)
+            if request is not None:
+                yield request
+
+    def _follow_links(self, response: Response) -> Iterator[scrapy.Request]:
+        if not isinstance(response, TextResponse):
+            return
+        try:
+            links = self._links.extract_links(response)
+        except Exception as e:  # a page too broken for the link extractor has no links to follow
+            logger.warning("no links extracted from %s: %s", response.url, e)
+            return
+        for link in links:
+            kind = self._kind_of(link.url)
+            if kind is not None:
+                request = self._request(link.url, kind)
+                if request is not None:
+                    yield request
+
+    # -- responses ------------------------------------------------------------------------------------
+
+    def parse(self, response: Response, kind: str = "auto", **kwargs: Any) -> Iterator[Any]:
+        body = response.body
+        if kind == "roll" or (kind in ("auto", "feed") and looks_like_json(body)):
+            roll = self.site.roll_feed
+            entries = parse_roll_feed(
+                body, items=roll.items, url=roll.url, title=roll.title, published_at=roll.published_at
+            )
+            self._inc("newscrawl/pages/feed")
+            if not entries:
+                self._inc("newscrawl/feeds/empty")
+                logger.warning("roll feed %s gave no entries", response.url)
+            yield from self._follow_entries(response, entries)
+            return
+        if kind == "feed" or (kind == "auto" and looks_like_xml(body)):
+            entries = parse_xml_feed(body)
+            self._inc("newscrawl/pages/feed")
+            if not entries:
+                self._inc("newscrawl/feeds/empty")
+                logger.warning("feed or sitemap %s gave no entries", response.url)
+            yield from self._follow_entries(response, entries)
+            return
+        if not isinstance(response, TextResponse):
+            self._inc("newscrawl/pages/not_text")
+            return
+
+        url = response.url
+        if kind == "article" or (kind == "auto" and self.site.is_article(url)):
+            self._inc("newscrawl/pages/article")
+            yield self._item(response)
+            if self.site.follow_from_articles:
+                yield from self._follow_links(response)
+            return
+        if kind == "list" or self.site.is_list(url):
+            self._inc("newscrawl/pages/list")
+            yield from self._follow_links(response)
+            return
+
+        # the URL says nothing: the page-kind classifier decides
+        extraction = self._extract(response)
+        if extraction is not None and extraction.page_kind == "list":
+            self._inc("newscrawl/pages/list")
+            self._inc("newscrawl/pages/classified_list")
+            yield from self._follow_entries(
+                response, (FeedEntry(e.url, e.title, e.published_at) for e in extraction.entries)
+            )
+        else:
+            self._inc("newscrawl/pages/article")
+            self._inc("newscrawl/pages/classified_article")
+            yield self._item(response, extraction)
+        yield from self._follow_links(response)
+
+    def _extract(self, response: Response) -> Extraction | None:
+        if self.crawler is not None and not self.crawler.settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True):
+            return None
+        from newscrawl.pipelines.extraction import looks_binary
+
+        if looks_binary(response.body):
+            return None  # stage 1 drops it and counts it
+        self._inc("newscrawl/extract/count")
+        return extract(
+            response.body,
+            response.url,
+            http_charset=header_charset(response),
+            timezone=self.site.timezone,
+            reference_time=datetime.now(UTC),
+        )
+
+    def _item(self, response: Response, extraction: Extraction | None = None) -> NewsItem:
+        item = NewsItem(
+            url=response.url,
+            canonical_url=canonical_url(response.body, response.url),
+            site=self.name,
+            crawled_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            body=response.body,
+            http_charset=header_charset(response),
+            timezone=self.site.timezone,
+        )
+        if self.site.language:
+            item["language"] = self.site.language
+        if extraction is not None:
+            item["extraction"] = extraction
+        if self.site.xpath:
+            item["overrides"] = self.overrides(response)
+        return item
+
+    def overrides(self, response: Response) -> dict[str, str]:
+        """Values of the site's XPath overrides on this page (fields whose XPath matched nothing left out)."""
+        try:
+            text = decode_html(response.body, http_charset=header_charset(response)).text
+            sel = Selector(text=text, type="html")
+        except Exception as e:  # an override that cannot run leaves the extractor's values
+            logger.warning("XPath overrides skipped on %s: %s", response.url, e)
+            return {}
+        found: dict[str, str] = {}
+        for field_name, expr in self.site.xpath.items():
+            nodes = sel.xpath(expr)
+            if field_name == "body":
+                paragraphs = []
+                for node in nodes:
+                    parts = node.xpath(".//p") or [node]
+                    paragraphs.extend(" ".join(p.xpath("string(.)").get("").split()) for p in parts)
+                value = "\n".join(p for p in paragraphs if p)
+            else:
+                value = " ".join(" ".join(n.xpath("string(.)").get("").split()) for n in nodes[:1])
+            if value.strip():
+                found[field_name] = value.strip()
+        return found
+
+
+def spider_class_for(site: Site) -> type[NewsSpider]:
+    """A :class:`NewsSpider` subclass named after ``site``, carrying its domains and Scrapy settings."""
+    class_name = "".join(part.capitalize() for part in re.split(r"[-_]", site.name)) + "Spider"
+    if class_name[0].isdigit():
+        class_name = "Site" + class_name
+    return type(
+        class_name,
+        (NewsSpider,),
+        {
+            "name": site.name,
+            "site": site,
+            "allowed_domains": list(site.allowed_domains),
+            "custom_settings": dict(site.settings),
+            "__module__": __name__,
+            "__doc__": f"News spider for site {site.name!r} ({site.source}).",
+        },
+    )

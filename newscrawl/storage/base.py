@@ -1,0 +1,30 @@
+"""The interface every sink implements: open, write a batch (upsert by canonical URL), close.
+
+A sink never sees Scrapy: records are plain mappings with the keys of :data:`RECORD_FIELDS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from newscrawl.items import EXPORT_FIELDS
+
+#: the keys a record handed to a sink carries (missing ones are stored as NULL)
+RECORD_FIELDS: tuple[str, ...] = EXPORT_FIELDS
+
+
+@runtime_checkable
+class Sink(Protocol):
+    """A place records are stored. ``write`` upserts: a record whose ``canonical_url`` is already
+    stored replaces the stored one, so re-crawling updates rather than duplicates."""
+
+    def open(self) -> None: ...
+
+    def write(self, records: Sequence[Mapping[str, Any]]) -> None: ...
+
+    def close(self) -> None: ...
+
+    def known_urls(self, urls: Iterable[str] | None = None) -> set[str]:
+        """The stored URLs (both request and canonical URLs) among ``urls``, or all when None."""
+        ...

@@ -1,0 +1,109 @@
+"""SQLite sink: the embedded default database, one row per canonical URL.
+
+>>> sink = SqliteSink(":memory:"); sink.open()
+>>> sink.write([{"url": "http://a/1", "canonical_url": "http://a/1", "title": "T", "crawled_at": "t1"}])
+>>> sink.write([{"url": "http://a/1", "canonical_url": "http://a/1", "title": "T2", "crawled_at": "t2"}])
+>>> sink.count(), sink.get("http://a/1")["title"]
+(1, 'T2')
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from newscrawl.storage.base import RECORD_FIELDS
+
+TABLE = "articles"
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS {TABLE} (
+    canonical_url TEXT PRIMARY KEY,
+    {", ".join(f"{name} TEXT" for name in RECORD_FIELDS if name != "canonical_url")},
+    first_crawled_at TEXT
+);
+CREATE INDEX IF NOT EXISTS {TABLE}_url ON {TABLE}(url);
+CREATE INDEX IF NOT EXISTS {TABLE}_site ON {TABLE}(site);
+"""
+_COLUMNS = RECORD_FIELDS
+_UPSERT = (
+    f"INSERT INTO {TABLE} ({', '.join(_COLUMNS)}, first_crawled_at) "
+    f"VALUES ({', '.join('?' for _ in _COLUMNS)}, ?) "
+    f"ON CONFLICT(canonical_url) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS if c != "canonical_url")
+)
+#: SQLite's default limit on host parameters is 999 in old builds; stay well below it
+_QUERY_CHUNK = 500
+
+
+class SqliteSink:
+    """Upserts records into table ``articles`` of the SQLite file at ``path`` (created with its folder)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db: sqlite3.Connection | None = None
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise RuntimeError(f"SqliteSink({self.path!r}) is not open")
+        return self._db
+
+    def open(self) -> None:
+        if self._db is not None:
+            return
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(_SCHEMA)
+        self._db.commit()
+
+    def write(self, records: Sequence[Mapping[str, Any]]) -> None:
+        rows = []
+        for r in records:
+            key = r.get("canonical_url") or r.get("url")
+            if not key:
+                raise ValueError(f"record without canonical_url or url: {dict(r)!r:.200}")
+            values = [key if c == "canonical_url" else _cell(r.get(c)) for c in _COLUMNS]
+            rows.append((*values, _cell(r.get("crawled_at"))))
+        with self.db:
+            self.db.executemany(_UPSERT, rows)
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def known_urls(self, urls: Iterable[str] | None = None) -> set[str]:
+        if urls is None:
+            cur = self.db.execute(f"SELECT url, canonical_url FROM {TABLE}")
+            return {u for row in cur for u in row if u}
+        wanted = list(dict.fromkeys(urls))
+        found: set[str] = set()
+        for i in range(0, len(wanted), _QUERY_CHUNK):
+            chunk = wanted[i : i + _QUERY_CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            cur = self.db.execute(
+                f"SELECT url, canonical_url FROM {TABLE} "
+                f"WHERE url IN ({marks}) OR canonical_url IN ({marks})",
+                chunk + chunk,
+            )
+            found.update(u for row in cur for u in row if u in chunk)
+        return found
+
+    def count(self) -> int:
+        return int(self.db.execute(f"SELECT COUNT(*) FROM {TABLE}").fetchone()[0])
+
+    def get(self, canonical_url: str) -> dict[str, Any] | None:
+        cur = self.db.execute(f"SELECT * FROM {TABLE} WHERE canonical_url = ?", (canonical_url,))
+        row = cur.fetchone()
+        return dict(zip([d[0] for d in cur.description], row, strict=True)) if row else None
+
+
+def _cell(value: Any) -> Any:
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return str(value)
