@@ -7,6 +7,7 @@ Class and id tokens are matched whole after splitting on ``-``, ``_``, space and
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 #: class/id tokens of page chrome: navigation, sharing, comments, related links, ads, footers
 BOILERPLATE_TOKENS: frozenset[str] = frozenset(
@@ -44,19 +45,18 @@ def attr_tokens(value: str | None) -> list[str]:
     return [t.lower() for t in _SPLIT.split(value) if t]
 
 
+@lru_cache(maxsize=8192)
+def _has_token(value: str, tokens: frozenset[str]) -> bool:
+    return any(tok in tokens for tok in attr_tokens(value))
+
+
 def looks_like_boilerplate(cls: str | None, ident: str | None) -> bool:
     """Whether a class or id names a known kind of page chrome."""
-    for value in (cls, ident):
-        for tok in attr_tokens(value):
-            if tok in BOILERPLATE_TOKENS:
-                return True
-    return False
+    return bool(
+        (cls and _has_token(cls, BOILERPLATE_TOKENS)) or (ident and _has_token(ident, BOILERPLATE_TOKENS))
+    )
 
 
 def looks_like_comments(cls: str | None, ident: str | None) -> bool:
     """Whether a class or id names a reader-comment block."""
-    for value in (cls, ident):
-        for tok in attr_tokens(value):
-            if tok in COMMENT_TOKENS:
-                return True
-    return False
+    return bool((cls and _has_token(cls, COMMENT_TOKENS)) or (ident and _has_token(ident, COMMENT_TOKENS)))

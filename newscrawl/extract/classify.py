@@ -29,7 +29,8 @@ def classify_length(stats: NodeStats, short_threshold: int = SHORT_THRESHOLD_BYT
     """Classify a page as short or long from its maximum text-density node."""
     if len(stats) == 0:
         return PageClassification("short", 0, 0)
-    best = max(range(len(stats)), key=stats.text_density)
+    density = [c / (t or 1) for c, t in zip(stats.chars, stats.tags, strict=True)]
+    best = max(range(len(density)), key=density.__getitem__)
     text = collapse("".join(stats.elements[best].itertext()))
     length = len(text.encode("utf-8"))
     return PageClassification("short" if length < short_threshold else "long", length, best)

@@ -11,7 +11,8 @@ from newscrawl.extract.tags import BLOCK_TAGS
 
 Element = etree._Element
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: C0 control characters (but tab, LF, CR) and DEL: lxml would turn each into U+FFFD
+_CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
 
 
@@ -40,12 +41,13 @@ def parse_html(text: str) -> Element:
     >>> parse_html("<p>hi</p>").tag
     'html'
     """
-    text = _XML_DECL.sub("", text, count=1)
-    text = _CONTROL.sub("", text)
+    if text.lstrip()[:5].lower() == "<?xml":
+        text = _XML_DECL.sub("", text, count=1)
     if not text.strip():
         raise ParseError("the page is empty")
+    data = text.encode("utf-8", "replace").translate(None, _CONTROL_BYTES)
     try:
-        root = etree.fromstring(text.encode("utf-8", "replace"), parser=_PARSER)
+        root = etree.fromstring(data, parser=_PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as e:
         raise ParseError(f"lxml could not parse the page: {e}") from e
     if root is None:

@@ -23,13 +23,10 @@ from newscrawl.extract.document import Element
 from newscrawl.extract.tags import BLOCK_TAGS
 
 
-def _nonspace(text: str | None) -> int:
-    return len("".join(text.split())) if text else 0
-
-
 @dataclass(slots=True)
 class NodeStats:
     elements: list[Element]
+    tag: list[str]
     index: dict[Element, int]
     parent: list[int]
     chars: list[int]
@@ -90,24 +87,28 @@ def compute_stats(body: Element, block_tags: frozenset[str] = BLOCK_TAGS) -> Nod
     line = [0] * n
     depth = [0] * n
     nlines = 0
+    get_parent = index.get
+    tag = [el.tag for el in elements]
     for i, el in enumerate(elements):
         if i:
-            p = index.get(el.getparent(), 0)
+            p = get_parent(el.getparent(), 0)
             parent[i] = p
             depth[i] = depth[p] + 1
-        if el.tag in block_tags:
+            tail = el.tail
+            if tail:
+                own[p] += len("".join(tail.split()))
+        if tag[i] in block_tags:
             nlines += 1
         line[i] = nlines
-        own[i] += _nonspace(el.text)
-        tail = el.tail
-        if tail and i:
-            own[parent[i]] += _nonspace(tail)
+        text = el.text
+        if text:
+            own[i] += len("".join(text.split()))
     chars = own[:]
     tags = [0] * n
     link_chars = [0] * n
     link_tags = [0] * n
     for i in range(n - 1, -1, -1):
-        if elements[i].tag == "a":
+        if tag[i] == "a":
             link_chars[i] = chars[i]
             link_tags[i] += 1
         p = parent[i]
@@ -118,6 +119,7 @@ def compute_stats(body: Element, block_tags: frozenset[str] = BLOCK_TAGS) -> Nod
             link_tags[p] += link_tags[i]
     return NodeStats(
         elements=elements,
+        tag=tag,
         index=index,
         parent=parent,
         chars=chars,

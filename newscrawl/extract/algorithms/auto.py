@@ -64,15 +64,17 @@ def content_scores(
     limit = comment_max_share * (stats.chars[0] if n else 0)
     negative = [False] * n
     scores = [0.0] * n
+    tags = stats.tag
+    chars = stats.chars
     for i in range(n):
         p = parent[i]
-        el = els[i]
-        negative[i] = (
-            (p >= 0 and negative[p])
-            or el.tag == "a"
-            or (stats.chars[i] < limit and looks_like_comments(el.get("class"), el.get("id")))
-        )
-        scores[i] = -link_penalty * own[i] if negative[i] else float(own[i])
+        neg = (p >= 0 and negative[p]) or tags[i] == "a"
+        if not neg and chars[i] < limit:
+            el = els[i]
+            cls, ident = el.get("class"), el.get("id")
+            neg = bool((cls or ident) and looks_like_comments(cls, ident))
+        negative[i] = neg
+        scores[i] = -link_penalty * own[i] if neg else float(own[i])
     for i in range(n - 1, 0, -1):
         scores[parent[i]] += decay * scores[i]
     return scores
