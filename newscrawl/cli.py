@@ -145,8 +145,11 @@ def run_eval(args: argparse.Namespace) -> int:
     from newscrawl.evaluation.report import check_floors, load_floors, markdown_report, tables
     from newscrawl.evaluation.runner import evaluate, public_record
 
+    for path in args.datasets:
+        if Path(path).is_file():  # a shell glob over the datasets folder also matches its MANIFEST
+            print(f"newscrawl eval: skipping {path}: a file, not a dataset directory", file=sys.stderr)
     try:
-        datasets = [open_dataset(d) for d in args.datasets]
+        datasets = [open_dataset(d) for d in args.datasets if not Path(d).is_file()]
         floors = load_floors(args.floors) if args.floors else None
     except ValueError as e:
         print(f"newscrawl eval: {e}", file=sys.stderr)

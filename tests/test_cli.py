@@ -160,3 +160,10 @@ def test_bench_reports_the_floor_and_each_algorithm(dataset, capsys):
     out = capsys.readouterr().out
     assert "| lxml parse (floor) | 2 |" in out
     assert "| auto | 2 |" in out and "| cetd | 2 |" in out
+
+
+def test_eval_skips_plain_files_among_its_arguments(dataset, tmp_path, capsys):
+    manifest = tmp_path / "MANIFEST.blobs"
+    manifest.write_text("x\n")
+    assert main(["eval", str(dataset), str(manifest), "-q"]) == 0
+    assert "skipping" in capsys.readouterr().err
