@@ -120,3 +120,16 @@ def test_auto_explains_its_choice():
 def test_unknown_algorithm_raises_with_the_choices():
     with pytest.raises(ValueError, match="choose one of"):
         extract("<p>x</p>", algorithm="nope")
+
+
+def test_auto_trims_disclaimers_and_editor_lines_at_the_edges():
+    tail = "<p>声明：本网转载稿件不代表本网观点。</p><p>电话：010-00000000</p><p>责任编辑：王五</p>"
+    r = extract(article(5).replace("</div><div id='footer'>", tail + "</div><div id='footer'>"))
+    assert r.text.splitlines()[-1].endswith("第4段。")
+    assert r.figures["trimmed_paragraphs"] == 3
+
+
+def test_a_cut_marker_early_in_the_text_is_kept():
+    early = "<p>相关新闻：本段是正文的一部分，因为它出现在文章开头。</p>"
+    r = extract(article(5).replace("<div id='content'>", "<div id='content'>" + early))
+    assert r.text.startswith("相关新闻")

@@ -16,6 +16,9 @@ measured failures of CETD and SCEDD come from the choice of the content node:
 - Inside the root, subtrees are left out when they are page chrome (class/id tokens such as ``share``,
   ``comment``, ``related``; <nav>, <aside>, <footer>) or link lists (link characters above
   ``max_link_share`` of their text), unless they hold more than ``chrome_max_share`` of the root's text.
+- Last, page furniture at the edges of the text is trimmed: a disclaimer, related-links or print/close
+  line in the last 30% of the text cuts the rest, and short editor/source lines at either end go
+  (``boilerplate.trim_edges``).
 
 Parameters (tuned on the dev sets, see docs/EVALUATION.md): ``decay = 0.75`` (0.7-0.8 is a plateau on
 chinese-wce, daniel-zh and scrapinghub), ``link_penalty = 1.0``, ``max_link_share = 0.5``,
@@ -27,7 +30,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import fraction, positive, register
-from newscrawl.extract.boilerplate import CHROME_TAGS, looks_like_boilerplate, looks_like_comments
+from newscrawl.extract.boilerplate import (
+    CHROME_TAGS,
+    looks_like_boilerplate,
+    looks_like_comments,
+    trim_edges,
+)
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES, classify_length
 from newscrawl.extract.document import Element, paragraphs
 from newscrawl.extract.page import Page
@@ -120,8 +128,10 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
     root = max(range(len(stats)), key=scores.__getitem__)
     skip, dropped = prune(stats, root, params)
     node = stats.elements[root]
+    paras = tuple(paragraphs(node, skip=skip))
+    kept = trim_edges(paras)
     return BodyResult(
-        tuple(paragraphs(node, skip=skip)),
+        kept,
         node,
         freeze(
             {
@@ -131,6 +141,7 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
                 "root_chars": stats.chars[root],
                 "pruned_subtrees": len(skip),
                 "pruned_chars": dropped,
+                "trimmed_paragraphs": len(paras) - len(kept),
             }
         ),
     )
