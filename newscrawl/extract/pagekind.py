@@ -1,0 +1,149 @@
+"""Article page or list page, from DOM features (seed 004's classifier stage, without screenshots).
+
+Seed 004 classifies page screenshots with a CNN; newscrawl has no browser and no model weights, so the
+decision is made from what makes a list look like a list: many links with headline-length text and no
+region of running prose. Features (all in ``figures``):
+
+- ``prose_chars``: the largest *prose region*: for one element, the non-link text of its own and of
+  its children that hold at least ``PARAGRAPH_MIN_CHARS`` characters and (almost) no links. An article's
+  paragraphs are siblings in one container; a list's summaries sit one per item.
+- ``article_links``: links whose text is headline-length (at least ``HEADLINE_MIN_CHARS`` characters);
+  ``link_density``: link characters over all characters of the body; ``anchor_share``: share of the
+  body's non-link text that prose regions do *not* account for.
+- ``repeated_items``: the largest group of same tag-and-class siblings that each contain a link.
+- ``headline_in_title``: a link-free element of headline length whose text is in ``<title>`` or holds
+  its main segment (an article shows its own title).
+- ``declared_article``: ``og:type`` = article, or a JSON-LD ``*Article``/``*Posting`` object.
+
+Decision: an article when the prose region is long (``>= PROSE_ARTICLE_CHARS``), or the page declares
+itself an article or shows its headline, with some prose; otherwise a list when it has at least
+``MIN_ARTICLE_LINKS`` headline links, else an article. Measured on the datasets (all article pages) and
+the hand-written portal list fixtures: see tests/extract/test_pagekind.py and the commit message.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from newscrawl.extract.document import collapse, text_len
+from newscrawl.extract.page import Page
+
+PageKindName = Literal["article", "list"]
+
+#: a child with at least this many non-link characters is a paragraph of running text
+PARAGRAPH_MIN_CHARS = 20
+#: a paragraph of running text has at most this share of its characters in links
+PARAGRAPH_MAX_LINK_SHARE = 0.15
+#: a link whose text has at least this many characters is a headline (portal headlines: 8-30 CJK chars)
+HEADLINE_MIN_CHARS = 8
+#: a heading longer than this is not a headline
+HEADLINE_MAX_CHARS = 120
+#: separators between the headline and the site name in a <title>
+TITLE_SEPARATORS = re.compile(r"\s+[-|–—]\s+|[_|]|\s*-\s*(?=[^-]*$)")
+#: a prose region this long makes a page an article whatever its links (tuned: no dev-set article below)
+PROSE_ARTICLE_CHARS = 300
+#: with a declared or shown headline, this much prose is enough for an article
+PROSE_WITH_HEADLINE_CHARS = 60
+#: fewer headline links than this cannot make a list
+MIN_ARTICLE_LINKS = 12
+
+
+def classify_page_kind(page: Page) -> tuple[PageKindName, dict[str, Any]]:
+    """Classify ``page`` as an article or a list page; return the kind and the features behind it."""
+    stats = page.stats
+    n = len(stats)
+    if n == 0 or stats.chars[0] == 0:
+        return "article", {"reason": "no text"}
+    tags = stats.tag
+    chars, link_chars = stats.chars, stats.link_chars
+    # prose regions
+    region = [0] * n
+    for i in range(n):
+        own = stats.own_chars[i]
+        if tags[i] != "a" and own >= PARAGRAPH_MIN_CHARS:
+            region[i] += own
+        if i == 0:
+            continue
+        nonlink = chars[i] - link_chars[i]
+        if (
+            tags[i] != "a"
+            and nonlink >= PARAGRAPH_MIN_CHARS
+            and link_chars[i] <= PARAGRAPH_MAX_LINK_SHARE * chars[i]
+        ):
+            region[stats.parent[i]] += nonlink
+    best = max(range(n), key=region.__getitem__)
+    prose = region[best]
+    # links
+    headline_links = 0
+    for i in range(n):
+        if tags[i] == "a" and chars[i] >= HEADLINE_MIN_CHARS and stats.elements[i].get("href"):
+            headline_links += 1
+    repeated = _largest_repeated_group(page)
+    figures: dict[str, Any] = {
+        "prose_chars": prose,
+        "article_links": headline_links,
+        "link_density": round(link_chars[0] / chars[0], 3),
+        "anchor_share": round(1 - min(prose, chars[0] - link_chars[0]) / max(chars[0] - link_chars[0], 1), 3),
+        "repeated_items": repeated,
+        "headline_in_title": _headline_in_title(page),
+        "declared_article": _declared_article(page),
+    }
+    if prose >= PROSE_ARTICLE_CHARS:
+        kind: PageKindName = "article"
+        figures["reason"] = f"prose region of {prose} chars"
+    elif (figures["declared_article"] or figures["headline_in_title"]) and prose >= PROSE_WITH_HEADLINE_CHARS:
+        kind = "article"
+        figures["reason"] = "declared or shown headline with prose"
+    elif headline_links >= MIN_ARTICLE_LINKS:
+        kind = "list"
+        figures["reason"] = f"{headline_links} headline links, prose region only {prose} chars"
+    else:
+        kind = "article"
+        figures["reason"] = f"only {headline_links} headline links"
+    return kind, figures
+
+
+def _largest_repeated_group(page: Page) -> int:
+    stats = page.stats
+    best = 0
+    for i in range(len(stats)):
+        groups: dict[tuple[str, str], int] = {}
+        for c in stats.children(i):
+            if stats.link_tags[c] == 0:
+                continue
+            key = (stats.tag[c], stats.elements[c].get("class", ""))
+            groups[key] = groups.get(key, 0) + 1
+        if groups:
+            best = max(best, max(groups.values()))
+    return best
+
+
+def _headline_in_title(page: Page) -> bool:
+    """A link-free element of headline length whose text is in <title>, or holds its main segment."""
+    title = collapse(page.meta.title or "")
+    if not title:
+        return False
+    segments = [s for s in TITLE_SEPARATORS.split(title) if text_len(s) >= HEADLINE_MIN_CHARS]
+    stats = page.stats
+    for i in range(1, len(stats)):
+        c = stats.chars[i]
+        if c < HEADLINE_MIN_CHARS or c > HEADLINE_MAX_CHARS or stats.link_chars[i] or stats.tag[i] == "a":
+            continue
+        text = collapse("".join(stats.elements[i].itertext()))
+        if text in title or any(seg in text and len(text) <= 2 * len(seg) for seg in segments):
+            return True
+    return False
+
+
+def _declared_article(page: Page) -> bool:
+    og = page.meta.meta.get("og:type", "").lower()
+    if og == "article" or og.startswith("article"):
+        return True
+    for obj in page.meta.json_ld:
+        kind = obj.get("@type")
+        kinds = kind if isinstance(kind, list) else [kind]
+        for k in kinds:
+            if isinstance(k, str) and (k.endswith("Article") or k.endswith("Posting")):
+                return True
+    return False
