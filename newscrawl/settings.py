@@ -6,6 +6,7 @@ NEWSCRAWL_SITES_DIR        folder of site files (default: settings/sites next to
 NEWSCRAWL_EXTRACT_ENABLED  run the extractor (False: crawl only, e.g. to measure crawl throughput)
 NEWSCRAWL_ALGORITHM        extractor name (``auto``); parameters as NEWSCRAWL_<ALGO>_<PARAM>
 NEWSCRAWL_EXPORT_FIGURES   add the extractor's figures to records
+NEWSCRAWL_MIN_TEXT_CHARS   pages with less text (title taken out) are dropped as no_text
 NEWSCRAWL_SQLITE_PATH      SQLite database the records are upserted into ('' switches it off)
 NEWSCRAWL_SINK_BATCH_SIZE  records per database write
 NEWSCRAWL_INCREMENTAL      skip article URLs already stored in the SQLite database
@@ -55,6 +56,7 @@ NEWSCRAWL_SITES_DIR = None
 NEWSCRAWL_EXTRACT_ENABLED = True
 NEWSCRAWL_ALGORITHM = "auto"
 NEWSCRAWL_EXPORT_FIGURES = False
+NEWSCRAWL_MIN_TEXT_CHARS = 20
 NEWSCRAWL_SQLITE_PATH = "output/newscrawl.sqlite3"
 NEWSCRAWL_SINK_BATCH_SIZE = 100
 NEWSCRAWL_INCREMENTAL = True

@@ -30,6 +30,10 @@ from newscrawl.pipelines.normalize import (
 logger = logging.getLogger(__name__)
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
+#: fewest characters (white space not counted) a text must keep once the title is taken out of it; below
+#: this the "text" is a page title or a stray line (a truncated page gives its <title>), not a body.
+#: News briefs run from about 60 characters up, so 20 drops no real article.
+MIN_TEXT_CHARS = 20
 #: share of CJK ideographs among the first 500 non-space characters above which unlabelled text is Chinese
 CJK_LANGUAGE_SHARE = 0.3
 
@@ -42,18 +46,39 @@ def guess_language(text: str) -> str | None:
     return "zh" if len(_CJK.findall(sample)) / len(sample) > CJK_LANGUAGE_SHARE else None
 
 
+def body_chars(text: str, title: str | None) -> int:
+    r"""Characters of ``text`` other than white space and the title.
+
+    >>> body_chars("标题|频道_网站", "标题"), body_chars("标题\n正文内容", "标题")
+    (6, 4)
+    """
+    rest = text.replace(title, "") if title else text
+    return len("".join(rest.split()))
+
+
 class RecordPipeline:
     """Maps an item's extraction and overrides to the public record fields."""
 
-    def __init__(self, stats: StatsCollector | None = None, export_figures: bool = False) -> None:
+    def __init__(
+        self,
+        stats: StatsCollector | None = None,
+        export_figures: bool = False,
+        min_text_chars: int = MIN_TEXT_CHARS,
+    ) -> None:
         self.stats = stats
+        self.min_text_chars = min_text_chars
         self.export_figures = export_figures
         self.since: datetime | None = None
         self.crawler: Crawler | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RecordPipeline:
-        pipeline = cls(crawler.stats, crawler.settings.getbool("NEWSCRAWL_EXPORT_FIGURES", False))
+        settings = crawler.settings
+        pipeline = cls(
+            crawler.stats,
+            settings.getbool("NEWSCRAWL_EXPORT_FIGURES", False),
+            settings.getint("NEWSCRAWL_MIN_TEXT_CHARS", MIN_TEXT_CHARS),
+        )
         pipeline.crawler = crawler
         return pipeline
 
@@ -82,11 +107,12 @@ class RecordPipeline:
         if extraction.error:
             raise self._drop("extract_error", f"extraction failed on {url}: {extraction.error}")
         text = clean_text(overrides.get("body") or extraction.text)
-        if not text:
+        title = clean_line(overrides.get("title") or extraction.title)
+        if body_chars(text, title) < self.min_text_chars:
             raise self._drop("no_text", f"no text found on {url}")
 
         item["text"] = text
-        item["title"] = clean_line(overrides.get("title") or extraction.title)
+        item["title"] = title
         published = normalize_time(overrides.get("published_at"), tz) or normalize_time(
             extraction.published_at, tz
         )

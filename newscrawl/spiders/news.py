@@ -131,7 +131,8 @@ class NewsSpider(scrapy.Spider):
             )
         self.base_url = base_url.rstrip("/") if base_url else None
         self._requested: set[str] = set()
-        self._links = LinkExtractor(allow_domains=self.site.allowed_domains, unique=True)
+        # domains are left to the offsite middleware (LinkExtractor.allow_domains ignores hosts with a port)
+        self._links = LinkExtractor(unique=True)
 
     # -- requests -------------------------------------------------------------------------------------
 

@@ -1,0 +1,149 @@
+"""The embedded default: serve the demo portal under ``data/demo`` on 127.0.0.1 and crawl it.
+
+:func:`serve` runs ``http.server`` in a thread on a free port (``.shtml`` served as HTML, ``__BASE__``
+in the sitemap and robots.txt replaced by the server's address). :func:`run_demo` crawls it with the
+real ``demo`` site spider and pipelines, writes ``demo.jsonl`` and ``demo.sqlite3`` to the output folder
+and returns the crawl stats; :func:`summary` turns them into the report ``newscrawl demo`` prints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import logging
+import threading
+from collections.abc import Iterator, Mapping
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
+#: files whose ``__BASE__`` placeholder is replaced by the server's address (absolute URLs are needed there)
+TEMPLATED_SUFFIXES = (".xml", ".txt")
+
+
+class DemoHandler(SimpleHTTPRequestHandler):
+    """Static files as a portal serves them; ``.html`` without a charset, like many Chinese portals."""
+
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".shtml": "text/html",
+        ".html": "text/html",
+        ".json": "application/json",
+        ".xml": "application/xml",
+        ".txt": "text/plain",
+    }
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        path = Path(self.translate_path(self.path))
+        if path.suffix not in TEMPLATED_SUFFIXES or not path.is_file():
+            return super().send_head()
+        host, port = self.server.server_address[:2]
+        body = path.read_bytes().replace(b"__BASE__", f"http://{host}:{port}".encode())
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        logging.getLogger(__name__).debug("demo server: " + format, *args)
+
+
+@contextlib.contextmanager
+def serve(directory: str | Path = DEMO_DIR, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Serve ``directory`` on ``host`` (port 0: a free one) in a thread; yields the base URL."""
+    directory = Path(directory)
+    if not (directory / "index.html").is_file():
+        raise FileNotFoundError(f"no demo site at {directory} (expected index.html there)")
+    handler = functools.partial(DemoHandler, directory=str(directory))
+    server = ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="newscrawl-demo-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://{host}:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def run_demo(
+    output: str | Path = "output",
+    *,
+    incremental: bool = False,
+    settings: Mapping[str, Any] | None = None,
+    directory: str | Path = DEMO_DIR,
+) -> dict[str, Any]:
+    """Crawl the demo site into ``output``/demo.jsonl and ``output``/demo.sqlite3; return the crawl stats.
+
+    Without ``incremental`` the database starts empty, so every run shows the whole crawl.
+    """
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.utils.project import get_project_settings
+
+    output = Path(output)
+    output.mkdir(parents=True, exist_ok=True)
+    db = output / "demo.sqlite3"
+    if not incremental:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+    project = get_project_settings()
+    project.setmodule("newscrawl.settings", priority="project")
+    project.set("FEEDS", {str(output / "demo.jsonl"): {"format": "jsonlines", "overwrite": True}}, "cmdline")
+    project.set("NEWSCRAWL_SQLITE_PATH", str(db), "cmdline")
+    project.set("NEWSCRAWL_INCREMENTAL", incremental, "cmdline")
+    project.set("LOG_LEVEL", "WARNING", "cmdline")
+    for key, value in (settings or {}).items():
+        project.set(key, value, "cmdline")
+    with serve(directory) as base_url:
+        process = CrawlerProcess(project)
+        crawler = process.create_crawler("demo")
+        process.crawl(crawler, base_url=base_url)
+        process.start()
+    stats = dict(crawler.stats.get_stats()) if crawler.stats else {}
+    stats["newscrawl/demo/base_url"] = base_url
+    stats["newscrawl/demo/jsonl"] = str(output / "demo.jsonl")
+    stats["newscrawl/demo/sqlite"] = str(db)
+    return stats
+
+
+def _group(stats: Mapping[str, Any], prefix: str) -> dict[str, int]:
+    return {k[len(prefix) :]: int(v) for k, v in sorted(stats.items()) if k.startswith(prefix)}
+
+
+def _line(label: str, counts: Mapping[str, int]) -> str:
+    shown = ", ".join(f"{k} {v}" for k, v in counts.items()) or "none"
+    return f"  {label:<22}{shown}"
+
+
+def summary(stats: Mapping[str, Any]) -> str:
+    """A short human report of a demo crawl: pages by kind and class, extractors, failures, speed."""
+    pages = int(stats.get("response_received_count", 0))
+    elapsed = float(stats.get("elapsed_time_seconds", 0.0)) or 0.0
+    items = int(stats.get("item_scraped_count", 0))
+    failures = {
+        **_group(stats, "newscrawl/dropped/"),
+        **{
+            "robots.txt forbidden": int(stats.get("robotstxt/forbidden", 0)),
+            "download errors": int(stats.get("downloader/exception_count", 0))
+            - int(stats.get("downloader/exception_type_count/scrapy.exceptions.IgnoreRequest", 0)),
+            "spider errors": int(stats.get("spider_exceptions/count", 0) or 0),
+        },
+    }
+    lines = [
+        f"newscrawl demo: crawled {stats.get('newscrawl/demo/base_url', 'the demo site')}",
+        f"  {'pages fetched':<22}{pages} in {elapsed:.2f} s ({pages / elapsed if elapsed else 0:.1f} pages/s)",
+        _line("pages by kind", _group(stats, "newscrawl/pages/")),
+        f"  {'records written':<22}{items}",
+        _line("records by kind", _group(stats, "newscrawl/items/kind/")),
+        _line("records by class", _group(stats, "newscrawl/items/class/")),
+        _line("extractor used", _group(stats, "newscrawl/items/algorithm/")),
+        _line("skipped", _group(stats, "newscrawl/skipped/")),
+        _line("failures", {k: v for k, v in failures.items() if v}),
+        f"  {'JSONL':<22}{stats.get('newscrawl/demo/jsonl')}",
+        f"  {'SQLite':<22}{stats.get('newscrawl/demo/sqlite')} ({stats.get('newscrawl/sqlite/written', 0)} rows written)",
+    ]
+    return "\n".join(lines)
