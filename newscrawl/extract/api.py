@@ -16,7 +16,7 @@ from typing import Any
 from lxml import etree
 
 from newscrawl.extract.algorithms import REGISTRY
-from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES, classify_length
+from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
 from newscrawl.extract.clean import strip_noise
 from newscrawl.extract.decode import decode_html
 from newscrawl.extract.document import Element, ParseError, node_path, parse_html
@@ -106,7 +106,7 @@ def _run(
     page = Page(html=text, root=root, url=url, meta=meta)
     stats = page.stats
     short_threshold = getattr(algo_params, "short_threshold", SHORT_THRESHOLD_BYTES)
-    cls = classify_length(stats, short_threshold)
+    cls = page.classification(short_threshold)
     body: BodyResult = REGISTRY[algorithm].run(page, algo_params)
     produced_by = str(body.figures.get("chosen", algorithm))
     failures: dict[str, str] = {}

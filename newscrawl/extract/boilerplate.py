@@ -57,9 +57,16 @@ def looks_like_boilerplate(cls: str | None, ident: str | None) -> bool:
     )
 
 
+#: a cheap pre-check: every COMMENT_TOKENS member contains one of these
+_COMMENT_HINT = re.compile(r"comment|repl|pinglun|liuyan|discus|disqus", re.IGNORECASE)
+
+
 def looks_like_comments(cls: str | None, ident: str | None) -> bool:
     """Whether a class or id names a reader-comment block."""
-    return bool((cls and _has_token(cls, COMMENT_TOKENS)) or (ident and _has_token(ident, COMMENT_TOKENS)))
+    return bool(
+        (cls and _COMMENT_HINT.search(cls) and _has_token(cls, COMMENT_TOKENS))
+        or (ident and _COMMENT_HINT.search(ident) and _has_token(ident, COMMENT_TOKENS))
+    )
 
 
 #: A paragraph that starts the page furniture after an article (disclaimers, related links, comment

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from newscrawl.extract.classify import PageClassification, classify_length
 from newscrawl.extract.document import Element, body_of
 from newscrawl.extract.stats import NodeStats, compute_stats
 
@@ -31,6 +32,7 @@ class Page:
     url: str | None = None
     meta: PageMeta = field(default_factory=PageMeta)
     _stats: NodeStats | None = None
+    _classes: dict[int, PageClassification] = field(default_factory=dict)
 
     @property
     def body(self) -> Element:
@@ -42,3 +44,10 @@ class Page:
         if self._stats is None:
             self._stats = compute_stats(self.body)
         return self._stats
+
+    def classification(self, short_threshold: int) -> PageClassification:
+        """Seed 000's short/long classification of this page, computed once per threshold."""
+        cls = self._classes.get(short_threshold)
+        if cls is None:
+            cls = self._classes[short_threshold] = classify_length(self.stats, short_threshold)
+        return cls

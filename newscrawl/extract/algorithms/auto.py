@@ -36,7 +36,7 @@ from newscrawl.extract.boilerplate import (
     looks_like_comments,
     trim_edges,
 )
-from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES, classify_length
+from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
 from newscrawl.extract.document import Element, paragraphs
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
@@ -117,7 +117,7 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
 @register("auto", AutoParams, "the default: design-card classification, decayed content score, pruning")
 def extract_auto(page: Page, params: AutoParams) -> BodyResult:
     stats = page.stats
-    cls = classify_length(stats, params.short_threshold)
+    cls = page.classification(params.short_threshold)
     why = (
         f"{cls.page_class} page (coarse text {cls.coarse_length} B vs {params.short_threshold} B); "
         "content root by decayed content score"
