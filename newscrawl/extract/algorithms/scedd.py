@@ -71,16 +71,12 @@ def find_title_node(page: Page, stats: NodeStats) -> int | None:
     return first_heading
 
 
-@register("scedd", SCEDDParams, "SCEDD short-content extraction by DOM depth (Xi et al. 2016, seed 000)")
-def extract_scedd(page: Page, params: SCEDDParams) -> BodyResult:
-    stats = page.stats
-    n = len(stats)
-    if n == 0 or stats.chars[0] == 0:
-        return BodyResult((), None, freeze({"reason": "no text in body"}))
-    dens = weighted_densities(stats, params.link_weight)
-    title = find_title_node(page, stats)
-    lo = stats.subtree_end(title) if title is not None else 1
-    hi = n
+def search_leader(
+    stats: NodeStats, dens: list[float], lo: int, params: SCEDDParams
+) -> tuple[int | None, list[dict[str, object]]]:
+    """Step 6: the leading node A among nodes ``lo`` .. end, and the candidates rejected on the way
+    (``{"node", "line", "why"}``: above ``line_sum * top_coef`` or below ``line_sum * bottom_coef``)."""
+    hi = len(stats)
     top = stats.line_sum * params.top_coef
     bottom = stats.line_sum * params.bottom_coef
     rejected: list[dict[str, object]] = []
@@ -101,6 +97,19 @@ def extract_scedd(page: Page, params: SCEDDParams) -> BodyResult:
             hi = leader
         else:
             break
+    return leader, rejected
+
+
+@register("scedd", SCEDDParams, "SCEDD short-content extraction by DOM depth (Xi et al. 2016, seed 000)")
+def extract_scedd(page: Page, params: SCEDDParams) -> BodyResult:
+    stats = page.stats
+    n = len(stats)
+    if n == 0 or stats.chars[0] == 0:
+        return BodyResult((), None, freeze({"reason": "no text in body"}))
+    dens = weighted_densities(stats, params.link_weight)
+    title = find_title_node(page, stats)
+    lo = stats.subtree_end(title) if title is not None else 1
+    leader, rejected = search_leader(stats, dens, lo, params)
     if leader is None:
         return BodyResult((), None, freeze({"reason": "no candidate node"}))
     threshold = dens[leader]
