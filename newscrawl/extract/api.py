@@ -20,6 +20,7 @@ from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
 from newscrawl.extract.clean import strip_noise
 from newscrawl.extract.decode import decode_html
 from newscrawl.extract.document import Element, ParseError, node_path, parse_html
+from newscrawl.extract.listpage import kind_and_entries
 from newscrawl.extract.metadata import collect_page_meta, find_author, find_published, find_title
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Extraction, Found, freeze
@@ -108,6 +109,7 @@ def _run(
     short_threshold = getattr(algo_params, "short_threshold", SHORT_THRESHOLD_BYTES)
     cls = page.classification(short_threshold)
     body: BodyResult = REGISTRY[algorithm].run(page, algo_params)
+    kind, entries, kind_figures = kind_and_entries(page)
     produced_by = str(body.figures.get("chosen", algorithm))
     failures: dict[str, str] = {}
     title = _guarded("title", failures, find_title, page, body)
@@ -125,6 +127,7 @@ def _run(
             "nodes": len(stats),
             "removed_noise_tags": report.noise_tags,
             "removed_hidden": report.hidden,
+            "page_kind": kind_figures,
         }
     )
     return Extraction(
@@ -134,7 +137,7 @@ def _run(
         author=author.value,
         algorithm=produced_by,
         page_class=cls.page_class,
-        page_kind="article",
+        page_kind=kind,
         url=url,
         language=meta.language,
         encoding=encoding,
@@ -143,6 +146,7 @@ def _run(
         reason=str(body.figures.get("why", f"algorithm {algorithm!r} requested")),
         figures=freeze(figures),
         sources=freeze({"title": title.source, "published_at": published.source, "author": author.source}),
+        entries=entries,
     )
 
 
