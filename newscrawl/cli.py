@@ -1,4 +1,4 @@
-"""The ``newscrawl`` command: ``extract``, ``eval``, ``bench``.
+"""The ``newscrawl`` command: ``extract``, ``eval``, ``bench``, ``demo``.
 
 Each subcommand is one ``add_<name>(subparsers)`` function that declares its arguments and sets
 ``run=<function(args) -> exit code>``; to add one, write that function and list it in ``SUBCOMMANDS``.
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from newscrawl import __version__
+from newscrawl.cli_scale import SUBCOMMANDS as SCALE_SUBCOMMANDS
 
 Subparsers = Any  # argparse._SubParsersAction has no public name
 
@@ -235,10 +236,50 @@ def run_bench(args: argparse.Namespace) -> int:
     return OK
 
 
+# --- demo ------------------------------------------------------------------------------------------------
+
+
+def add_demo(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "demo", help="crawl the demo portal shipped under data/demo, served on 127.0.0.1",
+        description="Serve data/demo on 127.0.0.1 at a free port, crawl it with the real `demo` site spider "
+        "and pipelines, write OUTPUT/demo.jsonl and OUTPUT/demo.sqlite3 and print a summary.",
+    )
+    p.add_argument("--output", default="output", metavar="DIR", help="where the outputs go (default: output)")
+    p.add_argument(
+        "--incremental", action="store_true", help="keep OUTPUT/demo.sqlite3, skip articles stored there"
+    )
+    p.add_argument(
+        "--no-extract", action="store_true", help="crawl without extraction (to measure crawl throughput)"
+    )
+    p.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", help="a Scrapy setting")
+    p.set_defaults(run=run_demo)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from newscrawl import demo
+
+    settings: dict[str, Any] = {}
+    for pair in args.set:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            print(f"newscrawl demo: -s expects NAME=VALUE, got {pair!r}", file=sys.stderr)
+            return BAD_INPUT
+        settings[name] = value
+    if args.no_extract:
+        settings["NEWSCRAWL_EXTRACT_ENABLED"] = False
+    stats = demo.run_demo(args.output, incremental=args.incremental, settings=settings)
+    print(demo.summary(stats))
+    failed = stats.get("finish_reason") != "finished" or stats.get("spider_exceptions/count")
+    return FAILED if failed else OK
+
+
 # --- main ------------------------------------------------------------------------------------------------
 
 #: every subcommand: a function that adds its parser to the subparsers and sets ``run``
-SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_extract, add_eval, add_bench]
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
+    add_extract, add_eval, add_bench, add_demo, *SCALE_SUBCOMMANDS
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -40,7 +40,7 @@ class ReplayMiddleware:
     def from_crawler(cls, crawler: Crawler) -> ReplayMiddleware:
         prefix = crawler.settings.get("NEWSCRAWL_REPLAY_PREFIX")
         if not prefix:
-            raise NotConfigured("NEWSCRAWL_REPLAY_PREFIX is not set")
+            raise NotConfigured  # no message: an unset prefix is the normal case, not worth a warning
         return cls(prefix, crawler.stats)
 
     def original_url(self, url: str) -> str:
@@ -83,7 +83,7 @@ class StoredArticlesMiddleware:
         settings = crawler.settings
         path = settings.get("NEWSCRAWL_SQLITE_PATH", DEFAULT_SQLITE_PATH)
         if not settings.getbool("NEWSCRAWL_INCREMENTAL", True) or not path:
-            raise NotConfigured("incremental crawling is off")
+            raise NotConfigured
         return cls(path, crawler.stats)
 
     def known(self) -> set[str]:

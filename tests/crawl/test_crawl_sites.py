@@ -1,0 +1,178 @@
+"""Site files: every shipped file loads, its patterns sort sample URLs, bad files name file and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scrapy.settings import Settings
+
+from newscrawl.sites import DEFAULT_SITES_DIR, SiteFileError, load_site, load_sites, parse_site
+from newscrawl.spiders.loader import SiteSpiderLoader
+
+REQUIRED_SITES = set(
+    "sina sohu 163 qq ifeng xinhuanet people chinanews thepaper cnblogs bbc demo".split()
+)
+
+# (site, URL, expected kind: "article", "list" or None for neither)
+SAMPLES = [
+    ("sina", "https://news.sina.com.cn/c/2026-11-20/doc-inhxyzab1234567.shtml", "article"),
+    ("sina", "https://finance.sina.com.cn/roll/2026-11-19/doc-inhabcde7654321.shtml", "article"),
+    ("sina", "https://tech.sina.com.cn/t/2026-11-18/doc-inhqwert1111111.shtml", "article"),
+    ("sina", "https://news.sina.com.cn/roll/", "list"),
+    ("sina", "https://news.sina.com.cn/china/", "list"),
+    ("sina", "https://video.sina.com.cn/p/news/2026-11-20/doc-inhxyzab1234567.shtml", None),
+    ("sina", "https://news.sina.com.cn/zt_d/some-topic/", None),
+    ("sohu", "https://www.sohu.com/a/812345678_121106", "article"),
+    ("sohu", "https://news.sohu.com/", "list"),
+    ("sohu", "https://tv.sohu.com/v/abc.html", None),
+    ("163", "https://news.163.com/26/1120/08/KABCDEFG0001899O.html", "article"),
+    ("163", "https://www.163.com/news/article/KABCDEFG000189FH.html", "article"),
+    ("163", "https://www.163.com/dy/article/KABCDEFG0531A2B3.html", "article"),
+    ("163", "https://news.163.com/domestic/", "list"),
+    ("163", "https://v.163.com/static/1/VABCDEFGH.html", None),
+    ("qq", "https://new.qq.com/omn/20261120/20261120A03F4I00.html", "article"),
+    ("qq", "https://news.qq.com/rain/a/20261120A01ABC00", "article"),
+    ("qq", "https://new.qq.com/omv/video/p3001svg7z5", None),
+    ("ifeng", "https://news.ifeng.com/c/8AbCdEfGhIj", "article"),
+    ("ifeng", "http://nb.ifeng.com/a/20261120/14526474_0.shtml", "article"),
+    ("ifeng", "https://news.ifeng.com/", "list"),
+    ("ifeng", "https://v.ifeng.com/c/8AbCdEfGhIj", None),
+    ("xinhuanet", "http://www.xinhuanet.com/world/2026-11/20/c_1130000001.htm", "article"),
+    ("xinhuanet", "http://www.news.cn/politics/20261120/0123456789abcdef0123456789abcdef/c.html", "article"),
+    ("xinhuanet", "http://www.news.cn/world/", "list"),
+    ("xinhuanet", "http://www.xinhuanet.com/world/titlepic/1125327197_title1n.jpg", None),
+    ("people", "http://politics.people.com.cn/n1/2026/1120/c1001-40000001.html", "article"),
+    ("people", "http://culture.people.com.cn/GB/405419/index.html", "list"),
+    ("people", "http://v.people.cn/n1/2026/1120/c413792-40000002.html", None),
+    ("chinanews", "https://www.chinanews.com.cn/gn/2026/11-20/10000001.shtml", "article"),
+    ("chinanews", "https://www.chinanews.com.cn/scroll-news/news2.html", "list"),
+    ("chinanews", "https://www.chinanews.com.cn/shipin/2026/11-20/news100001.shtml", None),
+    ("thepaper", "https://www.thepaper.cn/newsDetail_forward_30000001", "article"),
+    ("thepaper", "https://www.thepaper.cn/channel_25950", "list"),
+    ("thepaper", "https://www.thepaper.cn/user_12345", None),
+    ("cnblogs", "https://www.cnblogs.com/someone/p/18500001.html", "article"),
+    ("cnblogs", "https://www.cnblogs.com/someone/archive/2026/11/20/18500002.html", "article"),
+    ("cnblogs", "https://www.cnblogs.com/sitehome/p/2", "list"),
+    ("cnblogs", "https://www.cnblogs.com/someone/category/12345.html", None),
+    ("bbc", "https://www.bbc.com/news/articles/c0abcdefgh1o", "article"),
+    ("bbc", "https://www.bbc.co.uk/news/world-europe-68000001", "article"),
+    ("bbc", "https://www.bbc.com/news/world", "list"),
+    ("bbc", "https://www.bbc.com/news/live/world-68000002", None),
+    ("demo", "http://127.0.0.1:8000/china/2026-11-20/doc-ihxqkzm3251807.shtml", "article"),
+    ("demo", "http://127.0.0.1:41234/tech/index_2.html", "list"),
+    ("demo", "http://127.0.0.1:41234/", "list"),
+    ("demo", "http://127.0.0.1:41234/passport/login", None),
+]
+
+
+@pytest.fixture(scope="module")
+def sites():
+    return load_sites()
+
+
+def test_every_required_site_has_a_file(sites):
+    assert REQUIRED_SITES <= set(sites)
+
+
+def test_every_site_file_loads_and_has_start_points(sites):
+    for site in sites.values():
+        assert site.allowed_domains and site.article_patterns
+        assert site.pages or site.roll or site.feeds or site.sitemaps
+
+
+@pytest.mark.parametrize(("name", "url", "kind"), SAMPLES)
+def test_site_patterns_sort_sample_urls(sites, name, url, kind):
+    site = sites[name]
+    assert site.is_article(url) == (kind == "article")
+    assert site.is_list(url) == (kind == "list")
+
+
+def test_every_site_has_accepted_and_rejected_samples():
+    for name in REQUIRED_SITES:
+        kinds = {kind for site, _, kind in SAMPLES if site == name}
+        assert "article" in kinds and None in kinds, name
+
+
+def test_sina_roll_feed_pages_expand():
+    sina = load_site(DEFAULT_SITES_DIR / "sina.toml")
+    urls = sina.roll_urls()
+    assert len(urls) == sina.roll_feed.pages and urls[0].endswith("page=1") and "{page}" not in urls[-1]
+
+
+def test_loader_makes_one_spider_per_site_file(sites):
+    loader = SiteSpiderLoader.from_settings(Settings({"SPIDER_MODULES": ["newscrawl.spiders"]}))
+    assert set(loader.list()) >= set(sites)
+    sina = loader.load("sina")
+    assert sina.site.name == "sina" and sina.allowed_domains == ["sina.com.cn"]
+
+
+def test_site_settings_become_spider_custom_settings():
+    loader = SiteSpiderLoader.from_settings(Settings({"SPIDER_MODULES": ["newscrawl.spiders"]}))
+    assert loader.load("demo").custom_settings["AUTOTHROTTLE_ENABLED"] is False
+
+
+def test_loader_reads_sites_dir_setting(tmp_path: Path):
+    (tmp_path / "mini.toml").write_text(
+        'allowed_domains = ["a.example"]\n[start]\npages = ["https://a.example/"]\n'
+        "[patterns]\narticle = ['/a/\\d+']\n",
+        encoding="utf-8",
+    )
+    loader = SiteSpiderLoader.from_settings(Settings({"NEWSCRAWL_SITES_DIR": str(tmp_path)}))
+    assert loader.list() == ["mini"]
+
+
+# -- bad files ------------------------------------------------------------------------------------------
+
+GOOD = {
+    "allowed_domains": ["a.example"],
+    "start": {"pages": ["https://a.example/"]},
+    "patterns": {"article": [r"/a/\d+"]},
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"allowed_domains": []}, "allowed_domains"),
+        ({"allowed_domains": ["https://a.example/"]}, "allowed_domains[0]"),
+        ({"start": {}}, "start"),
+        ({"start": {"pages": ["a.example/news"]}}, "start.pages[0]"),
+        ({"start": {"pagez": ["https://a.example/"]}}, "start.pagez"),
+        ({"patterns": {"article": ["(unclosed"]}}, "patterns.article[0]"),
+        ({"patterns": {"list": ["/l/"]}}, "patterns.article"),
+        ({"xpath": {"title": "//h1[@class="}}, "xpath.title"),
+        ({"xpath": {"subtitle": "//h2"}}, "xpath.subtitle"),
+        ({"timezone": "Mars/Olympus"}, "timezone"),
+        ({"language": "Chinese"}, "language"),
+        ({"name": "Bad Name"}, "name"),
+        ({"roll": {"pages": 0}}, "roll.pages"),
+        ({"settings": {"download_delay": 1}}, "settings.download_delay"),
+        ({"start_urls": ["https://a.example/"]}, "start_urls"),
+    ],
+)
+def test_bad_site_data_names_the_field(change, field):
+    with pytest.raises(SiteFileError) as info:
+        parse_site({**GOOD, **change}, "settings/sites/bad.toml")
+    assert info.value.field == field
+    assert str(info.value).startswith(f"settings/sites/bad.toml: {field}: ")
+
+
+def test_unparsable_toml_names_the_file(tmp_path: Path):
+    path = tmp_path / "broken.toml"
+    path.write_text("allowed_domains = [\n", encoding="utf-8")
+    with pytest.raises(SiteFileError, match=r"broken\.toml: \(file\): not valid TOML"):
+        load_site(path)
+
+
+def test_duplicate_site_names_name_both_files(tmp_path: Path):
+    body = 'name = "same"\nallowed_domains = ["a.example"]\n[start]\npages = ["https://a.example/"]\n'
+    body += "[patterns]\narticle = ['/a/']\n"
+    (tmp_path / "one.toml").write_text(body, encoding="utf-8")
+    (tmp_path / "two.toml").write_text(body, encoding="utf-8")
+    with pytest.raises(SiteFileError, match=r"two\.toml: name: 'same' is already defined by .*one\.toml"):
+        load_sites(tmp_path)
+
+
+def test_name_defaults_to_file_stem():
+    assert parse_site(GOOD, "dir/my-site.toml").name == "my-site"
