@@ -1,7 +1,8 @@
 """Sink pipelines: batch records into a :class:`~newscrawl.storage.base.Sink` (upsert by canonical URL).
 
 ``SqlitePipeline`` is the embedded default: ``NEWSCRAWL_SQLITE_PATH`` (default
-``output/newscrawl.sqlite3``; empty switches it off), ``NEWSCRAWL_SINK_BATCH_SIZE`` records per write.
+``output/newscrawl.sqlite3``; empty switches it off), ``NEWSCRAWL_SINK_BATCH_SIZE`` records per write,
+``NEWSCRAWL_SEARCH_INDEX`` (default True) keeps the full-text index in the same file.
 Other sinks subclass :class:`SinkPipeline` and build their sink in ``from_crawler``.
 """
 
@@ -72,4 +73,5 @@ class SqlitePipeline(SinkPipeline):
         if not path:
             raise NotConfigured("NEWSCRAWL_SQLITE_PATH is empty")
         batch = crawler.settings.getint("NEWSCRAWL_SINK_BATCH_SIZE", DEFAULT_BATCH_SIZE)
-        return cls(SqliteSink(path), batch, crawler.stats)
+        search = crawler.settings.getbool("NEWSCRAWL_SEARCH_INDEX", True)
+        return cls(SqliteSink(path, search=search), batch, crawler.stats)

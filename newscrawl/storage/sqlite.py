@@ -39,10 +39,14 @@ _QUERY_CHUNK = 500
 
 
 class SqliteSink:
-    """Upserts records into table ``articles`` of the SQLite file at ``path`` (created with its folder)."""
+    """Upserts records into table ``articles`` of the SQLite file at ``path`` (created with its folder).
 
-    def __init__(self, path: str | Path) -> None:
+    ``search=True`` keeps the full-text index of :mod:`newscrawl.storage.search` in the same file.
+    """
+
+    def __init__(self, path: str | Path, search: bool = True) -> None:
         self.path = str(path)
+        self.search = search
         self._db: sqlite3.Connection | None = None
 
     @property
@@ -60,6 +64,10 @@ class SqliteSink:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
         self._db.commit()
+        if self.search:
+            from newscrawl.storage.search import ensure_search_index  # search imports this module
+
+            ensure_search_index(self._db)
 
     def write(self, records: Sequence[Mapping[str, Any]]) -> None:
         rows = []

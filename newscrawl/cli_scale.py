@@ -1,0 +1,93 @@
+"""Subcommands over the stored crawl: ``newscrawl search``.
+
+Each follows :mod:`newscrawl.cli`'s pattern (``add_<name>(subparsers)`` sets ``run``) and is listed in
+:data:`SUBCOMMANDS`, which :mod:`newscrawl.cli` appends to its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+Subparsers = Any
+
+OK, FAILED, BAD_INPUT = 0, 1, 2
+#: where the crawl's SQLite sink writes by default (NEWSCRAWL_SQLITE_PATH)
+DEFAULT_DB = "output/newscrawl.sqlite3"
+_BOLD, _RESET = "\x1b[1;31m", "\x1b[0m"
+
+
+def _db_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--db", default=DEFAULT_DB, metavar="PATH", help="SQLite database of the crawl (default: %(default)s)"
+    )
+
+
+def _open_db(path: str, command: str) -> sqlite3.Connection | None:
+    if not Path(path).is_file():
+        print(f"newscrawl {command}: no database at {path} (crawl first, or pass --db)", file=sys.stderr)
+        return None
+    return sqlite3.connect(path, timeout=30)
+
+
+# --- search ----------------------------------------------------------------------------------------------
+
+
+def add_search(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "search", help="full-text search of the crawled articles",
+        description="Search the crawl's SQLite store (FTS5, trigram: Chinese substrings and English words; "
+        "terms shorter than 3 characters are matched with LIKE). Every term must occur; hits are ranked "
+        "by BM25 with title hits weighted up.",
+    )
+    p.add_argument("query", metavar="QUERY")
+    _db_option(p)
+    p.add_argument("--site", help="only articles of this site (spider name)")
+    p.add_argument("--since", metavar="DATE", help="only articles published (else crawled) on or after DATE")
+    p.add_argument("--limit", "-n", type=int, default=10, metavar="N", help="at most N hits (default: 10)")
+    p.add_argument("--format", "-f", choices=("text", "jsonl"), default="text")
+    p.set_defaults(run=run_search)
+
+
+def run_search(args: argparse.Namespace) -> int:
+    from newscrawl.storage.search import ensure_search_index, search
+
+    if args.limit < 1:
+        print("newscrawl search: --limit must be at least 1", file=sys.stderr)
+        return BAD_INPUT
+    db = _open_db(args.db, "search")
+    if db is None:
+        return BAD_INPUT
+    try:
+        ensure_search_index(db)
+        color = args.format == "text" and sys.stdout.isatty()
+        highlight = (_BOLD, _RESET) if color else ("[", "]")
+        hits = search(db, args.query, site=args.site, since=args.since, limit=args.limit, highlight=highlight)
+    except sqlite3.Error as e:
+        print(f"newscrawl search: {args.db}: {e}", file=sys.stderr)
+        return FAILED
+    finally:
+        db.close()
+    for rank, hit in enumerate(hits, 1):
+        if args.format == "jsonl":
+            print(json.dumps({"rank": rank, **asdict(hit)}, ensure_ascii=False))
+            continue
+        when = f", {hit.published_at}" if hit.published_at else ""
+        print(f"{rank}. {hit.title or '(no title)'}  ({hit.site or '?'}{when})  score {hit.score:.3f}")
+        print(f"   {hit.url}")
+        if hit.snippet:
+            print(f"   {hit.snippet}")
+    if not hits:
+        print(f"newscrawl search: no article matches {args.query!r}", file=sys.stderr)
+        return FAILED
+    return OK
+
+
+#: the subcommands this module adds to ``newscrawl``
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_search]

@@ -1,0 +1,154 @@
+"""The FTS5 search index beside the SQLite store: kept in step with upserts, Chinese and English queries."""
+
+import sqlite3
+
+import pytest
+
+from newscrawl.cli_scale import SUBCOMMANDS
+from newscrawl.storage.search import FTS_TABLE, has_search_index, make_snippet, query_terms, search
+from newscrawl.storage.sqlite import SqliteSink
+
+
+def record(n: int, title: str, text: str, site: str = "demo", published: str | None = "2026-11-20") -> dict:
+    url = f"http://news.example.cn/{n}.shtml"
+    return {"url": url, "canonical_url": url, "site": site, "title": title, "text": text,
+            "published_at": published, "crawled_at": "2026-11-21T00:00:00+00:00"}
+
+
+ARTICLES = [
+    record(1, "北京今冬首场降雪来临", "市气象台发布暴雪预警。\n城市道路清扫工作连夜展开。"),
+    record(2, "上海地铁新线开通运营", "新线全长三十公里，沿途设站二十座。\n北京的市民也前来体验。",
+           site="other"),
+    record(3, "Harbour board approves dock plan", "The harbour board voted on Tuesday.\nWork starts.",
+           published="2026-10-01"),
+    record(4, "City council budget", "The council discussed the harbour budget and the new dock lights."),
+]
+
+
+@pytest.fixture
+def sink(tmp_path):
+    s = SqliteSink(tmp_path / "crawl.sqlite3")
+    s.open()
+    s.write(ARTICLES)
+    yield s
+    s.close()
+
+
+def urls(hits):
+    return [h.url.rsplit("/", 1)[1] for h in hits]
+
+
+def test_index_lives_in_the_store_file(sink):
+    assert has_search_index(sink.db)
+
+
+def test_chinese_substring_of_three_characters(sink):
+    assert urls(search(sink.db, "气象台")) == ["1.shtml"]
+
+
+def test_two_character_chinese_term_falls_back_to_like(sink):
+    assert urls(search(sink.db, "降雪")) == ["1.shtml"]
+
+
+def test_two_character_term_ranks_title_hits_first(sink):
+    assert urls(search(sink.db, "北京")) == ["1.shtml", "2.shtml"]
+
+
+def test_english_word_any_case(sink):
+    assert urls(search(sink.db, "TUESDAY")) == ["3.shtml"]
+
+
+def test_title_query_ranks_that_article_first(sink):
+    assert urls(search(sink.db, "harbour dock"))[0] == "3.shtml"
+
+
+def test_every_term_must_occur(sink):
+    assert urls(search(sink.db, "harbour lights")) == ["4.shtml"]
+
+
+def test_mixed_long_and_short_terms(sink):
+    assert urls(search(sink.db, "地铁新线 北京")) == ["2.shtml"]
+
+
+def test_site_and_since_filters(sink):
+    assert urls(search(sink.db, "北京", site="other")) == ["2.shtml"]
+    assert urls(search(sink.db, "harbour", since="2026-11-01")) == ["4.shtml"]
+
+
+def test_snippet_highlights_the_hit(sink):
+    (hit,) = search(sink.db, "气象台")
+    assert "[气象台]" in hit.snippet
+
+
+def test_short_term_snippet_highlights_the_hit(sink):
+    (hit,) = search(sink.db, "预警", highlight=("<b>", "</b>"))
+    assert "<b>预警</b>" in hit.snippet
+
+
+def test_upsert_replaces_the_indexed_text(sink):
+    sink.write([record(1, "北京今冬首场降雪来临", "气温回升，积雪融化。")])
+    assert search(sink.db, "气象台") == []
+    assert urls(search(sink.db, "积雪融化")) == ["1.shtml"]
+    assert sink.db.execute(f"SELECT COUNT(*) FROM {FTS_TABLE}").fetchone()[0] == len(ARTICLES)
+
+
+def test_rows_stored_before_the_index_are_indexed(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    old = SqliteSink(path, search=False)
+    old.open()
+    old.write(ARTICLES)
+    old.close()
+    new = SqliteSink(path)
+    new.open()
+    assert urls(search(new.db, "地铁新线")) == ["2.shtml"]
+    new.close()
+
+
+def test_like_wildcards_in_a_query_are_literal(sink):
+    assert search(sink.db, "%") == []
+
+
+def test_query_terms_split_by_length():
+    assert query_terms("天气 北京大学 AI") == (["北京大学"], ["天气", "AI"])
+
+
+def test_make_snippet_marks_every_term():
+    assert make_snippet("a cat and a dog", ["cat", "dog"], context=20) == "a [cat] and a [dog]"
+
+
+def run_cli(argv, capsys):
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    for add in SUBCOMMANDS:
+        add(sub)
+    args = parser.parse_args(argv)
+    code = args.run(args)
+    return code, capsys.readouterr()
+
+
+def test_cli_prints_ranked_hits_with_snippets(sink, capsys):
+    code, out = run_cli(["search", "气象台", "--db", sink.path], capsys)
+    assert code == 0
+    lines = out.out.splitlines()
+    assert lines[0].startswith("1. 北京今冬首场降雪来临")
+    assert "[气象台]" in out.out
+
+
+def test_cli_exits_1_without_hits(sink, capsys):
+    code, out = run_cli(["search", "火星基地", "--db", sink.path], capsys)
+    assert code == 1 and "no article matches" in out.err
+
+
+def test_cli_names_a_missing_database(tmp_path, capsys):
+    code, out = run_cli(["search", "x", "--db", str(tmp_path / "none.sqlite3")], capsys)
+    assert code == 2 and "none.sqlite3" in out.err
+
+
+def test_index_survives_plain_sqlite_writes(sink):
+    db = sqlite3.connect(sink.path)
+    with db:
+        db.execute("DELETE FROM articles WHERE canonical_url LIKE '%/1.shtml'")
+    db.close()
+    assert search(sink.db, "气象台") == []
