@@ -41,6 +41,12 @@ def looks_binary(body: bytes, share: float = BINARY_CONTROL_SHARE) -> bool:
     return controls / len(head) > share
 
 
+def check_algorithm(algorithm: str) -> None:
+    if algorithm not in ALGORITHMS:
+        choices = ", ".join(ALGORITHMS)
+        raise ValueError(f"NEWSCRAWL_ALGORITHM: unknown algorithm {algorithm!r}; one of {choices}")
+
+
 def algorithm_params(settings: Mapping[str, Any], algorithm: str) -> dict[str, Any]:
     """Parameters of ``algorithm`` set as ``NEWSCRAWL_<ALGO>_<PARAM>`` settings, typed like the defaults."""
     out: dict[str, Any] = {}
@@ -69,10 +75,7 @@ class ExtractionPipeline:
         params: Mapping[str, Any] | None = None,
         stats: StatsCollector | None = None,
     ) -> None:
-        if algorithm not in ALGORITHMS:
-            raise ValueError(
-                f"NEWSCRAWL_ALGORITHM: unknown algorithm {algorithm!r}; one of {', '.join(ALGORITHMS)}"
-            )
+        check_algorithm(algorithm)
         self.algorithm = algorithm
         self.params = dict(params or {})
         self.stats = stats
@@ -83,6 +86,7 @@ class ExtractionPipeline:
         if not settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True):
             raise NotConfigured("NEWSCRAWL_EXTRACT_ENABLED is off")
         algorithm = settings.get("NEWSCRAWL_ALGORITHM", "auto")
+        check_algorithm(algorithm)
         return cls(algorithm, algorithm_params(settings, algorithm), crawler.stats)
 
     def _inc(self, key: str) -> None:

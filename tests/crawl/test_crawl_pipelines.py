@@ -1,0 +1,192 @@
+"""The two pipeline stages and the SQLite pipeline, built through Scrapy's own test helpers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.misc import build_from_crawler
+
+from newscrawl.extract import Extraction, params_of
+from newscrawl.items import EXPORT_FIELDS, INTERNAL_FIELDS
+from newscrawl.pipelines.extraction import ExtractionPipeline, algorithm_params
+from newscrawl.pipelines.record import RecordPipeline
+from newscrawl.pipelines.storage import SqlitePipeline
+from newscrawl.storage.sqlite import SqliteSink
+
+from .helpers import article_html, response
+
+URL = "https://news.example.cn/china/2026-11-20/doc-iabcdefg1234567.shtml"
+
+
+@pytest.fixture
+def run(make_spider):
+    """Run an item built by the spider from (url, body) through stage 1 and stage 2."""
+
+    def go(body: str | bytes, *, settings: dict[str, Any] | None = None, site=None, url=URL, **spider_args):
+        spider = make_spider(settings, site, **spider_args)
+        crawler = spider.crawler
+        crawler.stats.open_spider()
+        item = spider._item(response(url, body))
+        stage1 = build_from_crawler(ExtractionPipeline, crawler)
+        stage2 = build_from_crawler(RecordPipeline, crawler)
+        stage2.open_spider()
+        return stage2.process_item(stage1.process_item(item)), crawler.stats
+
+    return go
+
+
+def test_article_becomes_a_record_with_every_field(run):
+    item, _ = run(article_html())
+    assert item["title"] == "临江市老旧小区改造进展顺利"
+    assert item["published_at"] == "2026-11-20T08:30:00+08:00"
+    assert "老旧小区改造" in item["text"] and item["language"] == "zh"
+    assert item["url"] == item["canonical_url"] == URL and item["site"] == "portal"
+    assert item["page_kind"] in ("article", "list") and item["page_class"] in ("short", "long")
+    assert item["algorithm"] and len(item["content_hash"]) == 40
+    assert set(EXPORT_FIELDS) - {"author", "reason"} <= set(dict(item))
+
+
+def test_internal_fields_and_raw_html_never_leave_the_pipelines(run):
+    item, _ = run(article_html())
+    assert not set(INTERNAL_FIELDS) & set(dict(item))
+
+
+def test_page_without_text_is_dropped_and_counted(run):
+    with pytest.raises(DropItem, match="no text"):
+        run("<html><head><title>只有标题</title></head><body></body></html>")
+
+
+def test_drop_counter(make_spider):
+    spider = make_spider()
+    crawler = spider.crawler
+    crawler.stats.open_spider()
+    stage1 = build_from_crawler(ExtractionPipeline, crawler)
+    stage2 = build_from_crawler(RecordPipeline, crawler)
+    item = spider._item(response(URL, "<html><head><title>只有标题</title></head><body></body></html>"))
+    with pytest.raises(DropItem):
+        stage2.process_item(stage1.process_item(item))
+    assert crawler.stats.get_value("newscrawl/dropped/no_text") == 1
+
+
+def test_binary_body_is_dropped_before_extraction(make_spider):
+    spider = make_spider()
+    crawler = spider.crawler
+    crawler.stats.open_spider()
+    item = spider._item(response(URL, b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8))
+    with pytest.raises(DropItem, match="binary"):
+        build_from_crawler(ExtractionPipeline, crawler).process_item(item)
+    assert crawler.stats.get_value("newscrawl/dropped/binary") == 1
+
+
+def test_extraction_error_is_dropped_with_its_reason(make_spider):
+    spider = make_spider()
+    spider.crawler.stats.open_spider()
+    item = spider._item(response(URL, article_html()), Extraction(error="unparsable page: empty"))
+    stage2 = build_from_crawler(RecordPipeline, spider.crawler)
+    with pytest.raises(DropItem, match="unparsable"):
+        stage2.process_item(build_from_crawler(ExtractionPipeline, spider.crawler).process_item(item))
+    assert spider.crawler.stats.get_value("newscrawl/dropped/extract_error") == 1
+
+
+def test_stage1_keeps_an_extraction_the_spider_already_made(make_spider):
+    spider = make_spider()
+    given = Extraction(text="预先提取的正文内容，长度足够通过最短正文的检查。", title="T")
+    item = spider._item(response(URL, article_html()), given)
+    out = build_from_crawler(ExtractionPipeline, spider.crawler).process_item(item)
+    assert out["extraction"] is given and "body" not in out
+
+
+def test_gbk_page_without_declaration_is_decoded(run):
+    body = article_html(charset=None).encode("gbk")
+    item, _ = run(body)
+    assert item["title"] == "临江市老旧小区改造进展顺利" and "加装电梯" in item["text"]
+
+
+def test_xpath_overrides_win_over_the_extractor(run):
+    page = article_html(published=None).replace("<h1", '<div class="t">站点标题</div><h1')
+    site = {"xpath": {"title": "//div[@class='t']", "published_at": "//div[@class='date']"}}
+    item, _ = run(page, site=site)
+    assert item["title"] == "站点标题"
+    assert item["published_at"] == "2026-11-20T08:30:00+08:00"
+
+
+def test_canonical_link_gives_the_canonical_url(run):
+    item, _ = run(article_html(canonical="/china/2026-11-20/doc-iabcdefg1234567.shtml?from=canon"))
+    assert item["canonical_url"] == URL + "?from=canon" and item["url"] == URL
+
+
+def test_canonical_pointing_at_home_page_is_ignored(run):
+    item, _ = run(article_html(canonical="https://news.example.cn/"))
+    assert item["canonical_url"] == URL
+
+
+def test_since_drops_older_articles(run):
+    with pytest.raises(DropItem, match="since"):
+        run(article_html(published="2026-10-01T08:00:00+08:00"), since="2026-11-01")
+
+
+def test_since_keeps_newer_articles(run):
+    item, _ = run(article_html(), since="2026-11-20")
+    assert item["published_at"].startswith("2026-11-20")
+
+
+def test_extraction_can_be_switched_off(make_spider):
+    crawler = make_spider({"NEWSCRAWL_EXTRACT_ENABLED": False}).crawler
+    with pytest.raises(NotConfigured):
+        build_from_crawler(ExtractionPipeline, crawler)
+
+
+def test_unknown_algorithm_fails_at_start_up(make_spider):
+    crawler = make_spider({"NEWSCRAWL_ALGORITHM": "nope"}).crawler
+    with pytest.raises(ValueError, match="NEWSCRAWL_ALGORITHM"):
+        build_from_crawler(ExtractionPipeline, crawler)
+
+
+def test_algorithm_parameters_come_from_prefixed_settings():
+    default = params_of("auto")["short_threshold"]
+    key = "NEWSCRAWL_AUTO_SHORT_THRESHOLD"
+    assert algorithm_params({key: str(default * 2)}, "auto") == {"short_threshold": default * 2}
+    assert algorithm_params({"NEWSCRAWL_CETD_USE_COMPOSITE": "false"}, "cetd") == {"use_composite": False}
+    with pytest.raises(ValueError, match=key):
+        algorithm_params({key: "many"}, "auto")
+
+
+# -- SQLite ---------------------------------------------------------------------------------------------
+
+
+def record(url: str, crawled_at: str, title: str = "T") -> dict[str, Any]:
+    return {"url": url, "canonical_url": url, "title": title, "text": "正文", "crawled_at": crawled_at}
+
+
+def test_sqlite_pipeline_upserts_by_canonical_url(make_spider, tmp_path):
+    path = tmp_path / "db" / "out.sqlite3"
+    crawler = make_spider({"NEWSCRAWL_SQLITE_PATH": str(path), "NEWSCRAWL_SINK_BATCH_SIZE": 2}).crawler
+    crawler.stats.open_spider()
+    for crawled_at in ("2026-11-20T00:00:00+00:00", "2026-11-21T00:00:00+00:00"):
+        pipeline = build_from_crawler(SqlitePipeline, crawler)
+        pipeline.open_spider()
+        for n in range(3):
+            pipeline.process_item(record(f"https://e.example/{n}", crawled_at, title=crawled_at))
+        pipeline.close_spider()
+    sink = SqliteSink(path)
+    sink.open()
+    row = sink.get("https://e.example/1")
+    assert sink.count() == 3
+    assert row["crawled_at"] == row["title"] == "2026-11-21T00:00:00+00:00"
+    assert row["first_crawled_at"] == "2026-11-20T00:00:00+00:00"
+    assert crawler.stats.get_value("newscrawl/sqlite/written") == 6
+
+
+def test_sqlite_pipeline_off_with_empty_path(make_spider):
+    with pytest.raises(NotConfigured):
+        build_from_crawler(SqlitePipeline, make_spider({"NEWSCRAWL_SQLITE_PATH": ""}).crawler)
+
+
+def test_sink_knows_request_and_canonical_urls(tmp_path):
+    sink = SqliteSink(tmp_path / "k.sqlite3")
+    sink.open()
+    sink.write([{"url": "https://e.example/a?x=1", "canonical_url": "https://e.example/a"}])
+    assert sink.known_urls() == {"https://e.example/a?x=1", "https://e.example/a"}
+    assert sink.known_urls(["https://e.example/a", "https://e.example/b"]) == {"https://e.example/a"}
