@@ -200,6 +200,23 @@ def test_date_in_the_url(url):
     assert published(page(), url=url) == ("2021-03-05T00:00:00+08:00", "url")
 
 
+def test_url_day_overrules_a_utc_meta_time_one_day_later():
+    html = page('<meta property="article:published_time" content="2023-11-09T05:30:00+00:00">')
+    url = "https://example.com/2023/11/08/story/"
+    assert published(html, url=url) == ("2023-11-08T00:00:00+08:00", "url")
+
+
+def test_url_day_does_not_overrule_a_meta_time_with_a_local_offset():
+    html = page('<meta property="article:published_time" content="2023-11-09T05:30:00+01:00">')
+    url = "https://example.com/2023/11/08/story/"
+    assert published(html, url=url)[1] == "meta:article:published_time"
+
+
+def test_url_day_overrules_a_date_found_in_the_text():
+    url = "https://example.com/2019/10/22/story/"
+    assert published(page(top="2009-04-11"), url=url) == ("2019-10-22T00:00:00+08:00", "url")
+
+
 def test_date_only_in_a_script_variable():
     html = page("<script>var pubtime = '2021-03-05 10:00:00';</script>")
     assert published(html) == ("2021-03-05T10:00:00+08:00", "script")
