@@ -1,0 +1,101 @@
+"""Replay and incremental-skip downloader middlewares."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy import Request
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse
+from scrapy.utils.misc import build_from_crawler
+
+from newscrawl.middlewares import ORIGINAL_URL_META, ReplayMiddleware, StoredArticlesMiddleware
+from newscrawl.storage.sqlite import SqliteSink
+
+PREFIX = "http://127.0.0.1:8080/"
+URL = "https://news.example.cn/china/2026-11-20/doc-iabcdefg1234567.shtml"
+
+
+@pytest.fixture
+def replay(make_spider) -> ReplayMiddleware:
+    return build_from_crawler(ReplayMiddleware, make_spider({"NEWSCRAWL_REPLAY_PREFIX": PREFIX}).crawler)
+
+
+def test_replay_is_off_without_a_prefix(make_spider):
+    with pytest.raises(NotConfigured):
+        build_from_crawler(ReplayMiddleware, make_spider().crawler)
+
+
+def test_replay_rewrites_to_prefix_plus_original_url(replay):
+    original = Request(URL, meta={"newscrawl_kind": "article"}, cb_kwargs={"kind": "article"})
+    rewritten = replay.process_request(original)
+    assert rewritten.url == PREFIX + URL
+    assert rewritten.meta[ORIGINAL_URL_META] == URL and rewritten.meta["newscrawl_kind"] == "article"
+    assert rewritten.cb_kwargs == {"kind": "article"} and rewritten.dont_filter
+    assert rewritten.meta["allow_offsite"]  # the replay host is not one of the site's domains
+
+
+def test_replayed_request_is_not_rewritten_twice(replay):
+    rewritten = replay.process_request(Request(URL))
+    assert replay.process_request(rewritten) is None
+
+
+def test_replayed_response_keeps_the_original_url(replay):
+    rewritten = replay.process_request(Request(URL))
+    got = HtmlResponse(PREFIX + URL, body=b"<html></html>", request=rewritten)
+    assert replay.process_response(rewritten, got).url == URL
+
+
+def test_redirect_inside_the_replay_server_maps_back(replay):
+    rewritten = replay.process_request(Request(URL))
+    moved = f"{PREFIX}20261120083000mp_/https://news.example.cn/moved.shtml"
+    got = HtmlResponse(moved, body=b"<html></html>", request=rewritten)
+    assert replay.process_response(rewritten, got).url == "https://news.example.cn/moved.shtml"
+
+
+def test_bad_prefix_fails_at_start_up(make_spider):
+    with pytest.raises(ValueError, match="NEWSCRAWL_REPLAY_PREFIX"):
+        crawler = make_spider({"NEWSCRAWL_REPLAY_PREFIX": "127.0.0.1:8080"}).crawler
+        build_from_crawler(ReplayMiddleware, crawler)
+
+
+# -- incremental ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def stored(make_spider, tmp_path) -> StoredArticlesMiddleware:
+    path = tmp_path / "seen.sqlite3"
+    sink = SqliteSink(path)
+    sink.open()
+    sink.write([{"url": URL + "?from=list", "canonical_url": URL}])
+    sink.close()
+    crawler = make_spider({"NEWSCRAWL_SQLITE_PATH": str(path)}).crawler
+    crawler.stats.open_spider()
+    return build_from_crawler(StoredArticlesMiddleware, crawler)
+
+
+def test_stored_article_requests_are_ignored_and_counted(stored):
+    with pytest.raises(IgnoreRequest):
+        stored.process_request(Request(URL, meta={"newscrawl_kind": "article"}))
+    assert stored.stats.get_value("newscrawl/skipped/stored") == 1
+
+
+def test_stored_request_urls_are_known_too(stored):
+    with pytest.raises(IgnoreRequest):
+        stored.process_request(Request(URL + "?from=list", meta={"newscrawl_kind": "article"}))
+
+
+def test_list_pages_and_new_articles_pass(stored):
+    assert stored.process_request(Request(URL, meta={"newscrawl_kind": "list"})) is None
+    new = URL.replace("1234567", "7654321")
+    assert stored.process_request(Request(new, meta={"newscrawl_kind": "article"})) is None
+
+
+def test_missing_database_means_nothing_is_stored(make_spider, tmp_path):
+    crawler = make_spider({"NEWSCRAWL_SQLITE_PATH": str(tmp_path / "none.sqlite3")}).crawler
+    mw = build_from_crawler(StoredArticlesMiddleware, crawler)
+    assert mw.process_request(Request(URL, meta={"newscrawl_kind": "article"})) is None
+
+
+def test_incremental_can_be_switched_off(make_spider):
+    with pytest.raises(NotConfigured):
+        build_from_crawler(StoredArticlesMiddleware, make_spider({"NEWSCRAWL_INCREMENTAL": False}).crawler)

@@ -1,0 +1,139 @@
+"""The generic news spider: start points, arguments, and what each kind of response yields."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from scrapy import Request
+
+from newscrawl.items import NewsItem
+
+from .helpers import article_html, list_html, response
+
+HOME = "https://news.example.cn/"
+ARTICLE = "https://news.example.cn/china/2026-11-20/doc-iabcdefg1234567.shtml"
+ARTICLE2 = "https://news.example.cn/china/2026-11-19/doc-iabcdefg7654321.shtml"
+PAGE2 = "https://news.example.cn/china/index_2.html"
+
+
+def start_requests(spider) -> list[Request]:
+    async def collect():
+        return [r async for r in spider.start()]
+
+    return asyncio.run(collect())
+
+
+def test_start_points_are_the_sites_typed_start_urls(make_spider):
+    requests = start_requests(make_spider())
+    assert [(r.url, r.cb_kwargs["kind"]) for r in requests] == [
+        (HOME, "list"),
+        ("https://news.example.cn/sitemap.xml", "feed"),
+    ]
+    assert all(r.dont_filter for r in requests)  # revisited on every run
+
+
+def test_start_urls_argument_replaces_start_points(make_spider):
+    requests = start_requests(make_spider(start_urls=f"{ARTICLE}, {PAGE2}"))
+    assert [(r.url, r.cb_kwargs["kind"]) for r in requests] == [(ARTICLE, "auto"), (PAGE2, "auto")]
+
+
+def test_base_url_moves_start_points(make_spider):
+    requests = start_requests(make_spider(base_url="http://127.0.0.1:8123"))
+    assert [r.url for r in requests] == ["http://127.0.0.1:8123/", "http://127.0.0.1:8123/sitemap.xml"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"max_pages": "many"}, "max_pages"),
+        ({"max_pages": "0"}, "max_pages"),
+        ({"since": "20261101"}, "since"),
+        ({"start_urls": "news.example.cn/a"}, "start_urls"),
+        ({"base_url": "127.0.0.1:80"}, "base_url"),
+    ],
+)
+def test_bad_arguments_fail_early_naming_the_argument(make_spider, args, message):
+    with pytest.raises(ValueError, match=message):
+        make_spider(**args)
+
+
+def test_list_page_follows_article_and_pagination_links_only(make_spider):
+    spider = make_spider()
+    others = ["/video/2026-11-20/doc-ivideo1234567.shtml", "/about/us.html", "https://other.example/"]
+    page = list_html([ARTICLE, PAGE2, *others])
+    out = list(spider.parse(response(HOME, page), kind="list"))
+    assert [(r.url, r.meta["newscrawl_kind"]) for r in out] == [(ARTICLE, "article"), (PAGE2, "list")]
+
+
+def test_article_page_yields_one_item_carrying_the_raw_body(make_spider):
+    spider = make_spider()
+    out = list(spider.parse(response(ARTICLE, article_html()), kind="article"))
+    assert len(out) == 1 and isinstance(out[0], NewsItem)
+    assert out[0]["url"] == ARTICLE and out[0]["body"].startswith(b"<html>") and out[0]["site"] == "portal"
+
+
+def test_articles_do_not_follow_links_unless_the_site_says_so(make_spider):
+    page = article_html().replace("</body>", f'<a href="{ARTICLE2}">相关</a></body>')
+
+    def followed(spider):
+        out = spider.parse(response(ARTICLE, page), kind="article")
+        return [r.url for r in out if isinstance(r, Request)]
+
+    assert followed(make_spider()) == []
+    assert ARTICLE2 in followed(make_spider(site={"follow_from_articles": True}))
+
+
+def test_unmatched_page_is_decided_by_the_page_kind_classifier(make_spider):
+    spider = make_spider()
+    spider.crawler.stats.open_spider()
+    page = response("https://news.example.cn/special/topic.html", article_html())
+    out = list(spider.parse(page, kind="auto"))
+    items = [o for o in out if isinstance(o, NewsItem)]
+    kind = spider.crawler.stats.get_value("newscrawl/pages/classified_article")
+    if items:  # classified as an article: the extraction travels with the item, stage 1 will not redo it
+        assert kind == 1 and items[0]["extraction"].text
+    else:
+        assert spider.crawler.stats.get_value("newscrawl/pages/classified_list") == 1
+
+
+def test_sitemap_entries_are_followed_with_their_kind(make_spider):
+    body = (
+        '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<url><loc>{ARTICLE}</loc></url><url><loc>https://news.example.cn/special/x.html</loc></url></urlset>"
+    )
+    out = list(make_spider().parse(response("https://news.example.cn/sitemap.xml", body), kind="feed"))
+    assert [(r.url, r.meta["newscrawl_kind"]) for r in out] == [
+        (ARTICLE, "article"),
+        ("https://news.example.cn/special/x.html", "auto"),
+    ]
+
+
+def test_roll_feed_relative_urls_are_joined(make_spider):
+    body = '{"result": {"data": [{"url": "/china/2026-11-20/doc-iabcdefg1234567.shtml", "ctime": "1"}]}}'
+    out = list(make_spider().parse(response("https://news.example.cn/roll/feed.json", body), kind="roll"))
+    assert [r.url for r in out] == [ARTICLE]
+
+
+def test_since_skips_older_feed_entries(make_spider):
+    body = (
+        '<rss><channel><item><link>https://news.example.cn/china/2026-10-01/doc-iold0000000001.shtml</link>'
+        "<pubDate>Thu, 01 Oct 2026 08:00:00 +0800</pubDate></item>"
+        f"<item><link>{ARTICLE}</link><pubDate>Fri, 20 Nov 2026 08:30:00 +0800</pubDate></item>"
+        "</channel></rss>"
+    )
+    spider = make_spider(since="2026-11-01")
+    spider.crawler.stats.open_spider()
+    out = list(spider.parse(response("https://news.example.cn/rss.xml", body), kind="feed"))
+    assert [r.url for r in out] == [ARTICLE]
+    assert spider.crawler.stats.get_value("newscrawl/skipped/too_old") == 1
+
+
+def test_max_pages_bounds_the_requests(make_spider):
+    spider = make_spider(max_pages="3")
+    spider.crawler.stats.open_spider()
+    links = [f"https://news.example.cn/china/2026-11-20/doc-ipage{n:09d}.shtml" for n in range(5)]
+    start = start_requests(spider)  # 2 start points
+    out = list(spider.parse(response(HOME, list_html(links)), kind="list"))
+    assert len(start) + len(out) == 3
+    assert spider.crawler.stats.get_value("newscrawl/skipped/max_pages") == 4
