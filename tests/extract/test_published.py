@@ -96,6 +96,17 @@ def test_time_element():
     assert published(html) == ("2019-10-30T08:00:00+02:00", "time-element")
 
 
+def test_time_element_after_the_main_text_is_not_the_publish_time():
+    comments = '<div class="comments"><time datetime="2019-11-02T08:00:00+02:00">2 Nov</time></div>'
+    html = page(top="2019-10-30", bottom=comments)
+    assert published(html) == ("2019-10-30T00:00:00+08:00", "text-near-title")
+
+
+def test_time_element_marked_updated_is_skipped():
+    html = page(top='<time class="updated" datetime="2019-11-02">2 Nov</time> 2019-10-30')
+    assert published(html)[0] == "2019-10-30T00:00:00+08:00"
+
+
 # --- seed 003: text near the title and the main text ---------------------------------------------------
 
 

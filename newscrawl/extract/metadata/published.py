@@ -124,8 +124,12 @@ def _chain(
 ) -> Iterator[tuple[datetime | None, str]]:
     yield from _from_meta(page, PUBLISHED_META_KEYS, "meta", reference, month_first)
     yield _from_json_ld(page, JSON_LD_KEYS, reference)
-    yield _from_times(page, reference, month_first)
-    yield from _from_text_near(page, body, reference, month_first)
+    start = body.first if body.first is not None else body.node
+    if start is not None and start not in page.stats.index:
+        start = None
+    heading = _heading(page, start)
+    yield _from_times(page, heading, start, reference, month_first)
+    yield from _from_text_near(page, body, heading, start, reference, month_first)
     yield _from_url(page.url, reference), "url"
     yield _from_script(page.html, reference), "script"
     yield _from_page_text(page, reference, month_first), "page-text"
@@ -166,13 +170,43 @@ def _is_article(obj: dict) -> bool:
     return any(isinstance(k, str) and k in JSON_LD_ARTICLE_TYPES for k in kinds)
 
 
-def _from_times(page: Page, reference: datetime | None, month_first: bool) -> tuple[datetime | None, str]:
-    times = sorted(page.meta.times, key=lambda t: t[1] != "itemprop")
-    for value, _where in times:
-        when = parse_value(value, reference=reference, month_first=month_first)
+def _from_times(
+    page: Page, heading: Element | None, start: Element | None, reference: datetime | None, month_first: bool
+) -> tuple[datetime | None, str]:
+    """``itemprop=datePublished`` first; then the first ``<time>`` between the heading and the end of the
+    main text (a ``<time>`` elsewhere dates a comment or a teaser); without those anchors, the first."""
+    for value, where in page.meta.times:
+        if where == "itemprop":
+            when = parse_value(value, reference=reference, month_first=month_first)
+            if when is not None:
+                return when, "time-element"
+    if not page.meta.times:
+        return None, "time-element"
+    lo, hi = _article_span(page, heading, start)
+    index = page.stats.index
+    for el in page.body.iter("time"):
+        i = index.get(el, -1)
+        if not lo <= i < hi or _MODIFIED_CLASS.search(el.get("class", "")):
+            continue
+        value = el.get("datetime") or el.get("pubdate") or ""
+        when = parse_value(value, reference=reference, month_first=month_first) if value else None
         if when is not None:
             return when, "time-element"
     return None, "time-element"
+
+
+_MODIFIED_CLASS = re.compile(r"updated|modified", re.IGNORECASE)
+
+
+def _article_span(page: Page, heading: Element | None, start: Element | None) -> tuple[int, int]:
+    """Pre-order index range from the heading (or the main text) to the end of the main text."""
+    stats = page.stats
+    index = stats.index
+    if start is None:
+        return (index.get(heading, 0) if heading is not None else 0), len(stats)
+    s = index[start]
+    lo = index.get(heading, s) if heading is not None else s
+    return min(lo, s), stats.subtree_end(s)
 
 
 # --- seed 003: text near the start and the end of the main text ------------------------------------------
@@ -275,12 +309,13 @@ def _pick(hits: list[DateHit], nearest_last: bool = False) -> DateHit | None:
 
 
 def _from_text_near(
-    page: Page, body: BodyResult, reference: datetime | None, month_first: bool
+    page: Page,
+    body: BodyResult,
+    heading: Element | None,
+    start: Element | None,
+    reference: datetime | None,
+    month_first: bool,
 ) -> Iterator[tuple[datetime | None, str]]:
-    start = body.first if body.first is not None else body.node
-    if start is not None and start not in page.stats.index:
-        start = None
-    heading = _heading(page, start)
 
     def hits(text: str) -> list[DateHit]:
         return find_dates(text, reference=reference, month_first=month_first) if text else []
