@@ -36,13 +36,13 @@ import re
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import fraction, register
+from newscrawl.extract.algorithms.blockstats import remove_raw_elements
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.tags import BLOCK_TAGS
 
-_DROP = re.compile(
-    r"<!--.*?(?:-->|$)|<(script|style|noscript|template|head|title)\b[^>]*>.*?(?:</\1\s*>|$)", re.S | re.I
-)
+#: elements never rendered by the formatter, removed with their content before lines are made
+NOT_RENDERED: tuple[str, ...] = ("script", "style", "noscript", "template", "head", "title")
 _TOKEN = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9:-]*)[^>]*>|<![^>]*>|<\?[^>]*>|[^<]+|<", re.S)
 _SPACE = re.compile(r"\s+")
 #: tags at which the formatter breaks a line (block tags, <br>, and the <body>/<html> boundaries)
@@ -79,7 +79,7 @@ class Line:
 
 def render_lines(source: str) -> list[Line]:
     """Split ``source`` into formatter lines with their text and consumed source bytes."""
-    s = _DROP.sub("", source)
+    s = remove_raw_elements(source, NOT_RENDERED)
     lines: list[Line] = []
     parts: list[str] = []
     pending = 0  # source bytes consumed since the last text chunk (charged to the next chunk)
