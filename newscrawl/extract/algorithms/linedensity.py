@@ -23,6 +23,9 @@ over the page's non-empty lines, clamped to ``[min_estimate, max_estimate]`` (0.
 post reports: 0.4-0.6 for news sites, 0.7-0.8 for blogs). The post's own formulas survive only as
 pictures; this is the reading of its prose ("y and z normal, compute the means and the variances").
 
+Measured (helper script, CJK-F1 chinese-wce / daniel-zh, SH-F1 scrapinghub): ``threshold = 0.5``
+0.834 / 0.846 / 0.808; ``estimate_threshold=True`` 0.833 / 0.831 / 0.801, so the fixed value stays default.
+
 Gaps filled here: the post's code never defines ``compute_density`` (the density above is ours);
 ``<script>``, ``<style>``, comments and ``<head>`` are removed from the source first (the formatter never
 renders them, and charging their bytes to the next line would sink the first paragraph after a script);
