@@ -1,4 +1,4 @@
-"""Subcommands over the stored crawl: ``newscrawl search``.
+"""Subcommands over the stored crawl: ``newscrawl search``, ``pg-load``.
 
 Each follows :mod:`newscrawl.cli`'s pattern (``add_<name>(subparsers)`` sets ``run``) and is listed in
 :data:`SUBCOMMANDS`, which :mod:`newscrawl.cli` appends to its own.
@@ -89,5 +89,48 @@ def run_search(args: argparse.Namespace) -> int:
     return OK
 
 
+# --- pg-load ---------------------------------------------------------------------------------------------
+
+
+def add_pg_load(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "pg-load", help="upsert a JSONL file of records (e.g. a PostgreSQL spill file) into PostgreSQL",
+        description="Upsert the records of JSONL files into PostgreSQL, by canonical URL. The DSN comes from "
+        "--dsn or the NEWSCRAWL_POSTGRES_DSN environment variable.",
+    )
+    p.add_argument("paths", nargs="+", metavar="FILE")
+    p.add_argument("--dsn", help="libpq DSN or URL (default: $NEWSCRAWL_POSTGRES_DSN)")
+    p.set_defaults(run=run_pg_load)
+
+
+def run_pg_load(args: argparse.Namespace) -> int:
+    import os
+
+    from newscrawl.storage.postgres import PostgresSink, PostgresUnavailable, read_spill
+
+    dsn = args.dsn or os.environ.get("NEWSCRAWL_POSTGRES_DSN")
+    if not dsn:
+        print("newscrawl pg-load: no DSN (pass --dsn or set NEWSCRAWL_POSTGRES_DSN)", file=sys.stderr)
+        return BAD_INPUT
+    try:
+        batches = [(path, read_spill(path)) for path in args.paths]
+    except (OSError, ValueError) as e:
+        print(f"newscrawl pg-load: {e}", file=sys.stderr)
+        return BAD_INPUT
+    sink = PostgresSink(dsn, spill_path=Path(args.paths[0]).with_suffix(".again.jsonl"))
+    try:
+        sink.open()
+    except PostgresUnavailable as e:
+        print(f"newscrawl pg-load: {e}", file=sys.stderr)
+        return FAILED
+    for path, records in batches:
+        sink.write(records)
+        print(f"{path}: {len(records)} records")
+    sink.close()
+    print(f"written {sink.written}, not written {sink.spilled}" +
+          (f" (saved to {sink.spill_path})" if sink.spilled else ""))
+    return FAILED if sink.spilled else OK
+
+
 #: the subcommands this module adds to ``newscrawl``
-SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_search]
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_search, add_pg_load]

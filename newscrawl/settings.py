@@ -9,6 +9,9 @@ NEWSCRAWL_EXPORT_FIGURES   add the extractor's figures to records
 NEWSCRAWL_MIN_TEXT_CHARS   pages with less text (title taken out) are dropped as no_text
 NEWSCRAWL_SQLITE_PATH      SQLite database the records are upserted into ('' switches it off)
 NEWSCRAWL_SINK_BATCH_SIZE  records per database write
+NEWSCRAWL_SEARCH_INDEX     keep the full-text (FTS5) index in the SQLite database (``newscrawl search``)
+NEWSCRAWL_POSTGRES_DSN     PostgreSQL to upsert records into too (setting or environment variable; unset: off)
+NEWSCRAWL_POSTGRES_SPILL   JSONL file for records PostgreSQL never took (``newscrawl pg-load`` reloads it)
 NEWSCRAWL_INCREMENTAL      skip article URLs already stored in the SQLite database
 NEWSCRAWL_REPLAY_PREFIX    fetch every URL as prefix + URL (web-archive replay), keeping original URLs
 """
@@ -41,14 +44,17 @@ RETRY_TIMES = 2
 
 # -- components -----------------------------------------------------------------------------------------
 DOWNLOADER_MIDDLEWARES = {
-    # after OffsiteMiddleware (50) so offsite checks see original URLs; before RobotsTxtMiddleware (100)
+    # after OffsiteMiddleware (50): only on-site article requests are looked up
     "newscrawl.middlewares.StoredArticlesMiddleware": 55,
-    "newscrawl.middlewares.ReplayMiddleware": 60,
+    # after RobotsTxtMiddleware (100), so offsite, incremental and robots.txt rules apply to the original
+    # URLs (robots.txt itself is then fetched through the replay prefix); before the cache (900)
+    "newscrawl.middlewares.ReplayMiddleware": 120,
 }
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extraction.ExtractionPipeline": 300,
     "newscrawl.pipelines.record.RecordPipeline": 400,
     "newscrawl.pipelines.storage.SqlitePipeline": 800,
+    "newscrawl.pipelines.postgres.PostgresPipeline": 810,  # on when NEWSCRAWL_POSTGRES_DSN is set
 }
 
 # -- newscrawl ------------------------------------------------------------------------------------------
@@ -59,6 +65,8 @@ NEWSCRAWL_EXPORT_FIGURES = False
 NEWSCRAWL_MIN_TEXT_CHARS = 20
 NEWSCRAWL_SQLITE_PATH = "output/newscrawl.sqlite3"
 NEWSCRAWL_SINK_BATCH_SIZE = 100
+NEWSCRAWL_SEARCH_INDEX = True
+NEWSCRAWL_POSTGRES_DSN = ""  # never a password here: use ~/.pgpass or the environment variable
 NEWSCRAWL_INCREMENTAL = True
 NEWSCRAWL_REPLAY_PREFIX = ""
 
