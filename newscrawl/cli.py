@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from newscrawl import __version__
+from newscrawl.cli_explain import SUBCOMMANDS as EXPLAIN_SUBCOMMANDS
 from newscrawl.cli_scale import SUBCOMMANDS as SCALE_SUBCOMMANDS
 
 Subparsers = Any  # argparse._SubParsersAction has no public name
@@ -278,7 +279,7 @@ def run_demo(args: argparse.Namespace) -> int:
 
 #: every subcommand: a function that adds its parser to the subparsers and sets ``run``
 SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
-    add_extract, add_eval, add_bench, add_demo, *SCALE_SUBCOMMANDS
+    add_extract, add_eval, add_bench, add_demo, *SCALE_SUBCOMMANDS, *EXPLAIN_SUBCOMMANDS
 ]
 
 

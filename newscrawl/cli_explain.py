@@ -1,0 +1,62 @@
+"""``newscrawl explain PAGE``: why a page was extracted the way it was (JSON facts or an HTML report).
+
+Follows :mod:`newscrawl.cli`'s pattern (``add_<name>(subparsers)`` sets ``run``); listed in
+:data:`SUBCOMMANDS`, which :mod:`newscrawl.cli` appends to its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+Subparsers = Any
+
+OK, FAILED, BAD_INPUT = 0, 1, 2
+
+
+def add_explain(sub: Subparsers) -> None:
+    from newscrawl.extract import ALGORITHMS
+
+    p = sub.add_parser(
+        "explain", help="show why a page was extracted the way it was",
+        description="Explain one extraction: the page's text blocks marked kept or dropped with the figures "
+        "that decided it, the algorithms' signals, the decisions, and where each metadata field was found.",
+    )
+    p.add_argument("page", metavar="PAGE", help="HTML file, or - for standard input")
+    p.add_argument(
+        "--algorithm", "-a", default="auto", choices=ALGORITHMS, metavar="NAME",
+        help=f"extraction algorithm (one of: {', '.join(ALGORITHMS)}; default: %(default)s)",
+    )
+    p.add_argument("--url", help="the page's URL")
+    p.add_argument("--format", "-f", choices=("json",), default="json", help="output format (default: json)")
+    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here instead of standard output")
+    p.set_defaults(run=run_explain)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    from newscrawl.explain import explain
+
+    try:
+        page = sys.stdin.buffer.read() if args.page == "-" else Path(args.page).read_bytes()
+    except OSError as e:
+        print(f"newscrawl explain: cannot read {args.page}: {e.strerror or e}", file=sys.stderr)
+        return BAD_INPUT
+    logging.getLogger("newscrawl.extract").setLevel(logging.CRITICAL)
+    facts = explain(page, url=args.url, algorithm=args.algorithm)
+    out = json.dumps(facts, ensure_ascii=False, indent=2) + "\n"
+    if args.output:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(out, encoding="utf-8")
+    else:
+        sys.stdout.write(out)
+    if facts["error"]:
+        print(f"newscrawl explain: {args.page}: {facts['error']}", file=sys.stderr)
+    return OK
+
+
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_explain]
