@@ -67,6 +67,19 @@ def test_unparsable_meta_falls_through_to_the_next_rule():
     assert published(html)[0] == "2021-04-03T10:00:00+08:00"
 
 
+def test_generic_date_meta_comes_after_the_time_element():
+    html = page('<meta name="date" content="2022-01-26T14:32:06+02:00">', top='<time datetime="2022-01-21">')
+    assert published(html) == ("2022-01-21T00:00:00+08:00", "time-element")
+
+
+def test_utc_time_is_written_with_the_sites_offset_when_the_page_gives_it():
+    head = (
+        '<meta property="article:published_time" content="2023-11-09T06:35:29+00:00">'
+        '<meta name="parsely-pub-date" content="2023-11-08T22:35:29-08:00">'
+    )
+    assert published(page(head))[0] == "2023-11-08T22:35:29-08:00"
+
+
 def test_json_ld_date_published_in_graph():
     ld = (
         '{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"x"},'

@@ -50,17 +50,22 @@ PUBLISHED_META_KEYS: tuple[str, ...] = (
     "citation_online_date",
     "dc.date.issued",
     "dcterms.issued",
+    "releasedate",
+    "release_date",
+    "displaydate",
+    "video:release_date",
+)
+
+#: generic meta keys: often the page's generation or edit time; read after the <time> elements
+#: (htmldate set: 3 of 3 pages whose only date meta was ``date`` were a day or more off)
+WEAK_META_KEYS: tuple[str, ...] = (
     "dc.date.created",
     "dcterms.created",
+    "datecreated",
     "dc.date",
     "dcterms.date",
     "created",
     "date",
-    "releasedate",
-    "release_date",
-    "displaydate",
-    "datecreated",
-    "video:release_date",
 )
 
 #: meta keys of the last-modified time: a weak fallback, used only when nothing else dates the page

@@ -284,8 +284,11 @@ def parse_value(
     reference: datetime | None = None,
     month_first: bool = False,
     languages: list[str] | None = None,
+    slow: bool = True,
 ) -> datetime | None:
     """Parse a structured date value (a meta content, JSON-LD property, ``<time datetime>``).
+
+    ``slow=False`` skips the dateparser fallback.
 
     >>> parse_value("2021-03-05T10:00:00+08:00").isoformat()
     '2021-03-05T10:00:00+08:00'
@@ -312,7 +315,7 @@ def parse_value(
             when = email.utils.parsedate_to_datetime(value)
         except (TypeError, ValueError, IndexError):
             when = None
-    if when is None and len(value) <= DATEPARSER_MAX_CHARS:
+    if when is None and slow and len(value) <= DATEPARSER_MAX_CHARS:
         when = _dateparser(value, reference, languages)
     if when is None or not plausible(when, reference):
         return None

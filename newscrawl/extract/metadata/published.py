@@ -36,6 +36,7 @@ from newscrawl.extract.metadata.date_data import (
     JSON_LD_KEYS,
     MODIFIED_META_KEYS,
     PUBLISHED_META_KEYS,
+    WEAK_META_KEYS,
 )
 from newscrawl.extract.metadata.dates import DateHit, find_dates, make_date, parse_value, plausible
 from newscrawl.extract.page import Page
@@ -51,7 +52,7 @@ PROSE_CHARS = 120
 #: characters kept from the start of a prose piece (press datelines open the first paragraph)
 DATELINE_CHARS = 40
 #: characters of the page's visible text searched by the last-resort rule
-PAGE_TEXT_CHARS = 20_000
+PAGE_TEXT_CHARS = 10_000
 #: characters of raw source searched for script-embedded publish times
 SCRIPT_CHARS = 300_000
 
@@ -99,8 +100,26 @@ def find_published(
         if when is not None:
             if url_day is not None and _url_wins(when, source, url_day):
                 return Found(_iso(url_day, zone), "url")
+            if when.utcoffset() == timedelta(0):
+                when = _local_twin(page, when, reference) or when
             return Found(_iso(when, zone), source)
     return NOT_FOUND
+
+
+def _local_twin(page: Page, when: datetime, reference: datetime | None) -> datetime | None:
+    """The same instant as the UTC time ``when``, written with the site's own offset elsewhere in the
+    page's metadata (``22:04Z`` in JSON-LD, ``00:04+02:00`` in a meta tag), so the day is the site's."""
+    values = [v for k, v in page.meta.meta.items() if "date" in k or "time" in k]
+    values += [o[k] for o in page.meta.json_ld for k in ("datePublished", "dateCreated") if k in o]
+    values += [v for v, _ in page.meta.times]
+    for value in values:
+        if not isinstance(value, str) or len(value) > 40:
+            continue
+        other = parse_value(value, reference=reference, slow=False)
+        if other is not None and other.tzinfo is not None and other.utcoffset() != timedelta(0):
+            if abs((other - when).total_seconds()) <= 60:
+                return other
+    return None
 
 
 def _url_wins(when: datetime, source: str, url_day: datetime) -> bool:
@@ -129,6 +148,7 @@ def _chain(
         start = None
     heading = _heading(page, start)
     yield _from_times(page, heading, start, reference, month_first)
+    yield from _from_meta(page, WEAK_META_KEYS, "meta", reference, month_first)
     yield from _from_text_near(page, body, heading, start, reference, month_first)
     yield _from_url(page.url, reference), "url"
     yield _from_script(page.html, reference), "script"
@@ -226,7 +246,7 @@ class _Pieces:
     def add(self, text: str | None) -> bool:
         """Take ``text``; True once the budget is spent."""
         if text:
-            size = len(text) - text.count(" ") - text.count("\n") - text.count("\t")
+            size = len(text.strip())
             if size > 0:
                 self.n += size
                 if not self.prose or size <= self.prose:
