@@ -1,11 +1,394 @@
-"""Author or source: meta author. (First version; see the fallback chain spec.)"""
+"""Author or source: an ordered fallback chain over what the page declares and the lines around the text.
+
+The record has one field for "author or source", filled by the first rule that gives a clean value:
+
+1. ``meta:<key>`` -- meta author, article:author, dc.creator, byl, sailthru.author, parsely-author ...
+2. ``json-ld:author`` -- JSON-LD ``author`` / ``creator`` (a string, ``{"name": ...}`` or a list of them;
+   several names are joined with ``"; "``).
+3. ``byline:<how>`` -- the page's byline markup: ``itemprop="author"``, ``rel="author"``, an element whose
+   class or id names an author or byline.
+4. ``line:writer`` -- a writer named in a line near the text (just before the content node, the first and
+   last ``EDGE_PARAGRAPHS`` paragraphs, just after the content node): 作者：X, 记者 X, 本报记者 X, 文/X,
+   执笔：X, "By X", a closing "（X 上海报道）".
+5. ``line:editor`` -- 责任编辑：X, 编辑：X (the person answerable for the page when no writer is named).
+6. ``line:source`` / ``meta:source`` -- 来源：X, the outlet the story comes from.
+
+So a person beats an outlet: writer, then editor, then source (the order chinese-wce's annotators follow).
+Values lose trailing noise (dates, times, "[打印]", "字号" ...), are capped at ``MAX_AUTHOR_CHARS`` and
+rejected when they are dates, URLs or only punctuation.
+"""
 
 from __future__ import annotations
 
-from newscrawl.extract.page import Page
+import html
+import re
+from collections.abc import Iterable, Iterator
+
+from lxml import etree
+
+from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.metadata.title import SiteContext
+from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
+from newscrawl.extract.tags import BLOCK_TAGS
+
+#: meta keys (lower-cased) naming the writer, best first
+META_AUTHOR_KEYS: tuple[str, ...] = (
+    "author",
+    "article:author",
+    "og:article:author",
+    "dc.creator",
+    "dc:creator",
+    "dcterms.creator",
+    "byl",
+    "sailthru.author",
+    "parsely-author",
+    "cxenseparse:author",
+    "citation_author",
+    "dc.author",
+)
+#: meta keys naming the outlet the story comes from (Chinese portals), best first
+META_SOURCE_KEYS: tuple[str, ...] = ("source", "contentsource", "mediaid", "dc.source")
+#: longest author-or-source value kept (a byline of several names fits; a sentence does not)
+MAX_AUTHOR_CHARS = 80
+#: paragraphs at each end of the main text searched for bylines
+EDGE_PARAGRAPHS = 3
+#: elements before the first main paragraph (and after the content node) searched for bylines
+NEAR_ELEMENTS = 80
+#: elements before the first main paragraph searched for byline markup (headers with the byline sit
+#: higher than the plain-text byline lines)
+MARKUP_ELEMENTS = 200
+#: a line longer than this is running text; a byline keyword in it counts only inside brackets
+MAX_BYLINE_LINE = 60
+#: at most this many names in one byline
+MAX_NAMES = 6
+
+#: words that follow 记者 in page furniture and running text, where no name follows ("记者调查", "记者了解到")
+NOT_AFTER_REPORTER = (
+    "调查|观察|手记|节|站|证|会|招待|采访|了解|获悉|从|在|看|发现|注意|问|表示|专访|走基层|体验|探访|实地|"
+    "暗访|连线|来到|随机|日前|近日|昨日|今天|昨天|致电|联系|查询|登录"
+)
+_ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
+#: class / id tokens of byline markup; containers of comments, bios and author lists are not bylines
+_BYLINE_CLASS = re.compile(r"(?:^|[\s_-])(?:by-?line|author|autor|writer)(?:[\s_-]?name)?(?:$|[\s_-])", re.I)
+_NOT_BYLINE_CLASS = re.compile(
+    r"comment|bio|avatar|description|about|box|list|more|posts|img|photo|social|follow", re.I
+)
+
+_CJK = r"\u3400-\u9fff"
+#: writer keywords: a name follows ("作者：X", "记者 X", "文/X", "执笔人：X")
+_WRITER = re.compile(
+    rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端]))"
+    rf"(?:作者(?!简介|介绍)|撰文|执笔人?|撰稿人?|特约记者|本报记者|记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／]|文\s*[:：]|"
+    r"[Aa]uthor\s*:|Autor(?:in)?\s*:)\s*[:：]?\s*"
+)
+#: editor keywords
+_EDITOR = re.compile(r"(?:责任编辑|责编|编辑|主编)\s*[:：]?\s*")
+#: source keywords (a colon is required: "来源" alone is common in running text)
+_SOURCE = re.compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*")
+#: cheap pre-filter: a line without any of these cannot hold a byline
+_ANY_KEY = re.compile(
+    r"作者|撰|执笔|记者|通讯员|实习生|编|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|"
+    r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s"
+)
+#: English and European bylines at the start of a line
+_BY = re.compile(r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s+(?=\S)")
+#: a closing "（X）" / "（X 上海报道）" / "（记者 X）" at the end of the last paragraph
+_CLOSING = re.compile(
+    rf"[（(]\s*([{_CJK}·]{{2,4}}(?:[\s、]+[{_CJK}·]{{2,4}})*)\s*(?:[{_CJK}]{{2,6}}报道)?\s*[）)]\s*$"
+)
+#: "Posted by X", "Veröffentlicht von X", "Post author By X": the name follows the last such word
+_BY_WORD = re.compile(r"(?:^|\s)(?:[Bb]y|BY|[Vv]on|vom|VON|[Pp]ar|[Pp]or|[Vv]an|door)\s*:?\s+(?=\S)")
+#: values that are placeholders or account handles rather than names
+_PLACEHOLDER = re.compile(r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author)$|^@", re.I)
+_SLUG = re.compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")
+_DIGITS = re.compile(r"\d{4}")
+#: leftovers of markup or code: a value with these is not a name
+_MARKUP = re.compile(r"[=<>{}]|&\w+;")
+#: soft hyphens, zero-width and private-use characters (icon fonts)
+_INVISIBLE = re.compile(r"[\xad\u200b-\u200f\ue000-\uf8ff]")
+#: where a value ends: a date, a time, a bracket, a keyword of the next field, page furniture
+_VALUE_END = re.compile(
+    r"\d{2,4}\s*[-/.年]\s*\d{1,2}|\d{1,2}\s*[:：]\s*\d{2}|[\[【〔<|｜]|"
+    r"(?:来源|來源|作者|编辑|责任编辑|责编|时间|日期|发布|发表|更新|点击|阅读|浏览|字号|字体|打印|评论|分享|"
+    r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|电\b|讯\b)"
+)
+_NAME_SPLIT = re.compile(r"[\s\u3000、,，;；/／]+|\band\b|&|和|及")
+_CJK_NAME = re.compile(rf"^[{_CJK}·•]{{2,4}}$")
+_UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
+_LATIN_WORD = rf"[{_UPPER}][\w.'’-]*"
+_PARTICLE = r"(?:de|da|del|della|der|den|van|von|la|le|du|dos|di|bin|al)"
+_LATIN_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{0,3}}"
+#: one or more Latin-script names: "Jane Doe", "Jane Doe and John Roe", "A. Mayer, B. Roe & C. Poe"
+_LATIN_NAMES = re.compile(rf"{_LATIN_NAME}(?:\s*(?:,|and|und|&|y|et|e)\s+{_LATIN_NAME}){{0,5}}")
+_URL = re.compile(r"https?://|www\.|\.(?:com|cn|net|org|html?)\b", re.I)
+_DATE_ONLY = re.compile(r"^[\d\s:：/.\-年月日T+]+$")
+_STRIP = " \t\r\n\u3000:：-–—|｜/／·•,，;；。()（）[]【】〔〕<>《》\"'“”‘’□■●◆"
+_BRACKETED = re.compile(r"[（(\[【]([^（()\[\]【】]{2,40})[）)\]】]")
+
+
+def clean_value(value: str | None) -> str | None:
+    """Trim an author-or-source value; None when nothing name-like is left.
+
+    >>> clean_value("By Jane Doe 2021-03-05 10:00")
+    'Jane Doe'
+    """
+    if not value:
+        return None
+    value = collapse(_INVISIBLE.sub("", html.unescape(value)))
+    value = _BY.sub("", value, count=1)
+    value = value.strip(_STRIP)
+    end = _VALUE_END.search(value)
+    if end:
+        value = value[: end.start()]
+    value = value.strip(_STRIP)
+    if not value or len(value) > MAX_AUTHOR_CHARS or _URL.search(value) or _DATE_ONLY.match(value):
+        return None
+    if _PLACEHOLDER.match(value) or _SLUG.match(value) or _MARKUP.search(value) or _DIGITS.search(value):
+        return None
+    if not any(ch.isalpha() for ch in value):
+        return None
+    return value
+
+
+def _names(run: str) -> str | None:
+    """The leading run of person names in ``run`` ("王建宏 张文攀 报道" -> "王建宏 张文攀").
+
+    >>> _names("Jane Doe and John Roe, Reuters")
+    'Jane Doe and John Roe'
+    """
+    run = run.lstrip(_STRIP)
+    latin = _LATIN_NAMES.match(run)
+    if latin:
+        return latin.group(0).strip(_STRIP) or None
+    end = _VALUE_END.search(run)
+    cut_at_place = bool(end) and run[end.start() : end.start() + 2] in ("报道", "发自")
+    head = run[: end.start()] if end else run
+    names: list[str] = []
+    for token in _NAME_SPLIT.split(head):
+        token = token.strip(_STRIP)
+        if not token:
+            continue
+        if not _CJK_NAME.match(token):
+            break
+        names.append(token)
+        if len(names) >= MAX_NAMES:
+            break
+    if cut_at_place and len(names) > 1 and head.rstrip().endswith(names[-1]):
+        names.pop()  # "彭冲 山东冠县报道": the last word before 报道 is the place
+    return " ".join(names) or None
+
+
+def _json_ld_author(meta: PageMeta) -> str | None:
+    for obj in meta.json_ld:
+        value = obj.get("author") or obj.get("creator")
+        if not value:
+            continue
+        items = value if isinstance(value, list) else [value]
+        names: list[str] = []
+        for item in items:
+            name = item.get("name") if isinstance(item, dict) else item
+            if isinstance(name, list):
+                name = " ".join(n for n in name if isinstance(n, str))
+            cleaned = clean_value(name) if isinstance(name, str) else None
+            if cleaned and cleaned not in names:
+                names.append(cleaned)
+        if names:
+            joined = "; ".join(names)
+            return joined if len(joined) <= MAX_AUTHOR_CHARS else names[0]
+    return None
+
+
+def _element_text(el: Element) -> str:
+    return collapse(el.get("content") or "".join(el.itertext()))
+
+
+def _byline_value(text: str) -> str | None:
+    """The name in a byline element's text ("Posted on May 2 by Jane Doe" -> "Jane Doe")."""
+    text = _WRITER.sub("", text, count=1)
+    matches = list(_BY_WORD.finditer(text))
+    if matches:
+        text = text[matches[-1].end() :]
+    value = clean_value(text)
+    latin = _LATIN_NAMES.match(value) if value else None
+    return latin.group(0).strip(_STRIP) if latin else value
+
+
+def _byline_markup(page: Page, body: BodyResult) -> Found:
+    """Byline markup near the text: itemprop="author", then rel="author", then a byline/author class or id.
+
+    Only the elements from ``MARKUP_ELEMENTS`` before the text to the end of the near range are looked at:
+    bylines sit by the text, and a whole-tree search costs more than the rest of the chain.
+    """
+    bounds = _near_bounds(page, body, before=MARKUP_ELEMENTS)
+    if bounds is None:
+        return NOT_FOUND
+    elements = page.stats.elements
+    rel: str | None = None
+    marked: str | None = None
+    for i in range(*bounds):
+        el = elements[i]
+        get = el.get
+        if get("itemprop") in ("author", "creator"):
+            inner = _ITEMPROP_NAME(el)
+            value = clean_value(_element_text(inner[0]) if inner else _element_text(el))
+            if value:
+                return Found(value, "byline:itemprop")
+        if rel is None and el.tag == "a" and "author" in (get("rel") or "").split():
+            rel = clean_value(_element_text(el))
+        if marked is None:
+            cls, ident = get("class"), get("id")
+            if cls is None and ident is None:
+                continue
+            marks = f"{cls or ''} {ident or ''}"
+            low = marks.lower()
+            if not ("author" in low or "byline" in low or "autor" in low or "writer" in low):
+                continue
+            if _BYLINE_CLASS.search(marks) and not _NOT_BYLINE_CLASS.search(marks):
+                text = _element_text(el)
+                marked = _byline_value(text) if len(text) <= MAX_BYLINE_LINE else None
+    if rel:
+        return Found(rel, "byline:rel")
+    return Found(marked, "byline:class") if marked else NOT_FOUND
+
+
+def _near_bounds(page: Page, body: BodyResult, before: int = 0) -> tuple[int, int] | None:
+    """Pre-order range from ``NEAR_ELEMENTS`` before the text to half as many after the content node."""
+    stats = page.stats
+    index = stats.index
+    anchor = next((index[e] for e in (body.first, body.node) if e is not None and e in index), None)
+    if anchor is None:
+        return None
+    end = stats.subtree_end(index[body.node]) if body.node is not None and body.node in index else anchor
+    return max(0, anchor - (before or NEAR_ELEMENTS)), min(len(stats), end + NEAR_ELEMENTS // 2)
+
+
+def _range_lines(page: Page, start: int, stop: int) -> list[str]:
+    """The text lines of the elements ``start``..``stop`` (pre-order indexes of ``page.stats``).
+
+    Walks the pre-order list with a stack of open elements, so tails come after their element's subtree.
+    """
+    stats = page.stats
+    els, tags = stats.elements, stats.tags
+    out: list[str] = []
+    buf: list[str] = []
+    stack: list[int] = []  # open elements, with the pre-order index one past their subtree
+    ends: list[int] = []
+    for i in range(start, stop):
+        while ends and ends[-1] <= i:
+            ends.pop()
+            el = els[stack.pop()]
+            if el.tag in BLOCK_TAGS and buf:
+                out.append(" ".join("".join(buf).split()))
+                buf = []
+            if el.tail:
+                buf.append(el.tail)
+        el = els[i]
+        if el.tag in BLOCK_TAGS and buf:
+            out.append(" ".join("".join(buf).split()))
+            buf = []
+        if el.text:
+            buf.append(el.text)
+        stack.append(i)
+        ends.append(i + tags[i] + 1)
+    while ends and ends[-1] <= stop:
+        ends.pop()
+        el = els[stack.pop()]
+        if el.tag in BLOCK_TAGS and buf:
+            out.append(" ".join("".join(buf).split()))
+            buf = []
+        if el.tail:
+            buf.append(el.tail)
+    if buf:
+        out.append(" ".join("".join(buf).split()))
+    return [line for line in out if line]
+
+
+def near_lines(page: Page, body: BodyResult) -> list[str]:
+    """Lines where bylines sit, best first: before the first main paragraph (nearest first), the edges of
+    the text, after the content node."""
+    stats = page.stats
+    index = stats.index
+    lines: list[str] = []
+    anchor = next((index[e] for e in (body.first, body.node) if e is not None and e in index), None)
+    if anchor is not None:
+        # nearest first: a byline sits right above the text, navigation further up
+        lines.extend(reversed(_range_lines(page, max(0, anchor - NEAR_ELEMENTS), anchor)))
+    paras = body.paragraphs
+    lines.extend(paras[:EDGE_PARAGRAPHS])
+    lines.extend(paras[max(EDGE_PARAGRAPHS, len(paras) - EDGE_PARAGRAPHS) :])
+    if body.node is not None and body.node in index:
+        # the end of the node as it stands (the body algorithm may have trimmed byline lines off the
+        # paragraphs), then what follows it
+        start = index[body.node]
+        end = stats.subtree_end(start)
+        half = NEAR_ELEMENTS // 2
+        lines.extend(_range_lines(page, max(start, end - half), end))
+        lines.extend(_range_lines(page, end, min(len(stats), end + half)))
+    return lines
+
+
+def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterator[str]:
+    short = len(line) <= MAX_BYLINE_LINE
+    pieces: Iterable[str] = (line,) if short else (m.group(1) for m in _BRACKETED.finditer(line))
+    for piece in pieces:
+        for m in pattern.finditer(piece):
+            run = piece[m.end() :]
+            value = _names(run) if people else clean_value(run)
+            if value:
+                yield value
+
+
+def _from_lines(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
+    lines = [line for line in lines if _ANY_KEY.search(line)]
+    for line in lines:
+        for value in _keyword_values(line, _WRITER, people=True):
+            return Found(value, "line:writer")
+        if _BY.match(line) and len(line) <= MAX_BYLINE_LINE:
+            value = _names(_BY.sub("", line, count=1))
+            if value:
+                return Found(value, "line:writer")
+    if paragraphs:
+        m = _CLOSING.search(paragraphs[-1])
+        if m:
+            value = _names(m.group(1))
+            if value:
+                return Found(value, "line:writer")
+    for line in lines:
+        for value in _keyword_values(line, _EDITOR, people=True):
+            return Found(value, "line:editor")
+    for line in lines:
+        for value in _keyword_values(line, _SOURCE, people=False):
+            return Found(value, "line:source")
+    return NOT_FOUND
 
 
 def find_author(page: Page, body: BodyResult) -> Found:
-    value = page.meta.meta.get("author")
-    return Found(value, "meta:author") if value else NOT_FOUND
+    """The page's author or source by the chain in the module docstring; ``Found()`` when none."""
+    meta = page.meta
+    site = SiteContext(meta, page.url)
+    outlet: Found = NOT_FOUND  # a declared "author" that is only the site's own name
+    for key in META_AUTHOR_KEYS:
+        value = clean_value(meta.meta.get(key))
+        if value:
+            if not site.is_site(value):
+                return Found(value, f"meta:{key}")
+            outlet = outlet or Found(value, f"meta:{key}")
+    value = _json_ld_author(meta)
+    if value:
+        if not site.is_site(value):
+            return Found(value, "json-ld:author")
+        outlet = outlet or Found(value, "json-ld:author")
+    found = _byline_markup(page, body)
+    if found:
+        return found
+    found = _from_lines(near_lines(page, body), body.paragraphs)
+    if found:
+        return found
+    if outlet:
+        return outlet
+    for key in META_SOURCE_KEYS:
+        value = clean_value(meta.meta.get(key))
+        if value:
+            return Found(value, f"meta:{key}")
+    return NOT_FOUND

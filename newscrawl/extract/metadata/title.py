@@ -23,13 +23,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from importlib.resources import files
+from typing import NamedTuple
 from urllib.parse import urlsplit
-
-from lxml import etree
 
 from newscrawl.extract.document import Element, collapse
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
+from newscrawl.extract.tags import HEADING_TAGS
 
 #: meta keys (lower-cased name / property / itemprop) that hold the article title, best first
 META_TITLE_KEYS: tuple[str, ...] = (
@@ -69,10 +69,11 @@ MAX_TITLE_CHARS = 300
 #: a heading is backed by a declared title (meta or <title>) sharing at least this share of its tokens
 #: (0.5 measured best on trafilatura's titles among 0.3 / 0.5 / 0.7)
 SUPPORT_OVERLAP = 0.5
+TRUST_NEAR_H1 = True
 #: headings shorter than this (characters without spaces) are not headlines
 MIN_HEADING_CHARS = 2
 
-_HEADINGS = etree.XPath("//h1|//h2|//h3|//h4|//h5|//h6")
+_HEADING_TAGS = frozenset(HEADING_TAGS)
 _NON_WORD = re.compile(r"[\W_]+")
 _SPACE = re.compile(r"\s+")
 
@@ -220,41 +221,48 @@ def _heading_text(h: Element, site: SiteContext | None) -> str | None:
     return text
 
 
-def find_heading(page: Page, body: BodyResult, site: SiteContext | None = None) -> tuple[str, str] | None:
-    """Seed 003's heading: (tag, text) of the highest-level heading near the start of the main text.
+class Heading(NamedTuple):
+    tag: str
+    text: str
+    near: bool  # found near the start of the main text (seed 003's rule), not only as the page's first <h1>
+
+
+def find_heading(page: Page, body: BodyResult, site: SiteContext | None = None) -> Heading | None:
+    """Seed 003's heading: the highest-level heading near the start of the main text.
 
     Without a main text to anchor on, or when no heading lies near it, the first <h1> of the page stands in
     (one <h1> per page is the headline on most article pages).
     """
-    headings: list[Element] = _HEADINGS(page.root)
-    if not headings:
-        return None
     stats = page.stats
     anchor = _anchor(page, body)
     best: tuple[tuple[int, int], str, str] | None = None
     if anchor is not None:
-        line_a = stats.line[anchor]
-        for h in headings:
-            i = stats.index.get(h)
-            if i is None:
+        elements, line = stats.elements, stats.line
+        line_a = line[anchor]
+        # walk out from the anchor while within the line window (cheaper than a whole-tree search)
+        lo = anchor
+        while lo > 0 and line_a - line[lo - 1] <= HEADING_LINES_BEFORE:
+            lo -= 1
+        hi = anchor
+        while hi + 1 < len(elements) and line[hi + 1] - line_a <= HEADING_LINES_AFTER:
+            hi += 1
+        for i in range(lo, hi + 1):
+            tag = elements[i].tag
+            if tag not in _HEADING_TAGS:
                 continue
-            distance = line_a - stats.line[i]
-            if not -HEADING_LINES_AFTER <= distance <= HEADING_LINES_BEFORE:
-                continue
-            rank = (int(h.tag[1]), abs(distance))
+            rank = (int(tag[1]), abs(line_a - line[i]))
             if best is not None and rank >= best[0]:
                 continue
-            text = _heading_text(h, site)
+            text = _heading_text(elements[i], site)
             if text:
-                best = (rank, h.tag, text)
+                best = (rank, tag, text)
     if best is not None and best[1] == "h1":
-        return best[1], best[2]
-    for h in headings:
-        if h.tag == "h1":
-            text = _heading_text(h, site)
-            if text:
-                return "h1", text
-    return (best[1], best[2]) if best else None
+        return Heading(best[1], best[2], True)
+    for h in page.root.iter("h1"):
+        text = _heading_text(h, site)
+        if text:
+            return Heading("h1", text, False)
+    return Heading(best[1], best[2], True) if best else None
 
 
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[^\W_]+")
@@ -279,11 +287,12 @@ def find_title(page: Page, body: BodyResult) -> Found:
     meta_value = clean_title(declared[1], site, heading_text) if declared else None
     tag_value = clip(clean_title(meta.title, site, heading_text)) if meta.title else None
     if heading:
-        tag, text = heading
+        tag, text = heading.tag, heading.text
         # the heading is trusted when the page's declared titles back it up
         backing = [v for v in (declared[1] if declared else None, meta.title) if v]
         supported = any(overlap(text, v) >= SUPPORT_OVERLAP for v in backing)
-        if supported or (tag == "h1" and not backing):
+        trusted = tag == "h1" and (not backing or (TRUST_NEAR_H1 and heading.near))
+        if supported or trusted:
             return Found(text, f"heading:{tag}")
     if meta_value and declared:
         return Found(meta_value, f"meta:{declared[0]}")
