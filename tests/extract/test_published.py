@@ -176,6 +176,14 @@ def test_day_first_numeric_date():
     assert published(page(top="Stand: 05.03.2021, 14:15 Uhr"))[0] == "2021-03-05T14:15:00+08:00"
 
 
+def test_day_first_date_with_a_two_digit_year():
+    assert published(page(top="28.01.22 / 0 Kommentare"))[0] == "2022-01-28T00:00:00+08:00"
+
+
+def test_day_first_date_with_bars():
+    assert published(page(top="26 | 01 | 2022 Schweiz"))[0] == "2022-01-26T00:00:00+08:00"
+
+
 def test_relative_hours_with_a_reference():
     html = page(top="3小时前 来源：某网")
     assert published(html, reference_time=SHANGHAI_NOON)[0] == "2021-05-05T09:00:00+08:00"
@@ -218,6 +226,7 @@ def test_no_heading_searches_from_the_start_of_the_body():
         "https://example.com/news/20210305/n1234.shtml",
         "https://example.com/2021/03/05/story/",
         "https://example.com/zwyw/202103/t20210305_1.html",
+        "https://example.com/meldungen/05-03-2021",
     ],
 )
 def test_date_in_the_url(url):
@@ -244,6 +253,11 @@ def test_url_day_overrules_a_date_found_in_the_text():
 def test_date_only_in_a_script_variable():
     html = page("<script>var pubtime = '2021-03-05 10:00:00';</script>")
     assert published(html) == ("2021-03-05T10:00:00+08:00", "script")
+
+
+def test_created_at_in_embedded_json_keeps_its_offset():
+    html = page('<script>window.__DATA__ = {"created_at":"2013-02-16T04:36:36-05:00"};</script>')
+    assert published(html) == ("2013-02-16T04:36:36-05:00", "script")
 
 
 def test_modified_time_is_the_last_resort():

@@ -48,9 +48,11 @@ _YMD = re.compile(
 )
 _YMD_COMPACT = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<m>[01]\d)(?P<d>[0-3]\d)(?!\d)")
 _DMY = re.compile(
-    r"(?<![\d.\-/])(?P<d>[0-3]?\d)\s*(?P<sep>[./-])\s*(?P<m>[01]?\d)\s*(?P=sep)\s*(?P<y>(?:19|20)\d\d)(?![\d])"
+    r"(?<![\d.\-/])(?P<d>[0-3]?\d)\s*(?P<sep>[./|-])\s*(?P<m>[01]?\d)\s*(?P=sep)\s*(?P<y>(?:19|20)\d\d)(?![\d])"
     + _TIME
 )
+#: German short form with a two-digit year: 28.01.22
+_DMY2 = re.compile(r"(?<![\d.])(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>\d\d)(?![\d.])" + _TIME)
 _CN_NUM = "〇零○Ｏ一二三四五六七八九"
 _CN_YMD = re.compile(
     rf"(?P<y>[{_CN_NUM}Oo]{{4}})\s*年\s*(?P<m>[一二三四五六七八九十]{{1,2}})\s*月"
@@ -192,8 +194,8 @@ def _label(text: str, start: int) -> int:
     return 0
 
 
-#: where absolute dates can be: a four-digit year, or a Chinese-numeral year before 年
-_ANCHOR = re.compile(r"(?:19|20)\d\d|[〇零○Ｏ一二三四五六七八九]年")
+#: where absolute dates can be: a four-digit year, a Chinese-numeral year before 年, or d.m.yy
+_ANCHOR = re.compile(r"(?:19|20)\d\d|[〇零○Ｏ一二三四五六七八九]年|\d\.[01]?\d\.\d\d(?![\d.])")
 #: characters around an anchor handed to the full patterns ("September 30th, 2021" before the year,
 #: "年12月15日 下午02:26:00 +08:00" after it)
 ANCHOR_BEFORE = 30
@@ -253,6 +255,10 @@ def find_dates(
             if m.group("sep") == "/" and (b > 12 or (month_first and a <= 12)):
                 a, b = b, a
             add(lo + m.start(), lo + m.end(), *_with_time(m, y, b, a))
+        for m in _DMY2.finditer(part):
+            yy = int(m.group("y"))
+            y = 2000 + yy if 2000 + yy <= (reference or datetime.now(UTC)).year + 1 else 1900 + yy
+            add(lo + m.start(), lo + m.end(), *_with_time(m, y, int(m.group("m")), int(m.group("d"))))
         if "年" in part:
             for m in _CN_YMD.finditer(part):
                 y = int("".join(str(_CN_DIGITS.get(c, 0)) for c in m.group("y")))

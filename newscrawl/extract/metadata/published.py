@@ -59,12 +59,16 @@ SCRIPT_CHARS = 300_000
 _URL_DATE = re.compile(
     r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_.]?)(?P<m>[01]\d)(?P=sep)(?P<d>[0-3]\d)(?!\d)"
     r"|(?<![\d])(?P<y2>(?:19|20)\d\d)/(?P<m2>[01]?\d)/(?P<d2>[0-3]?\d)/"
+    r"|(?<![\d])(?P<d3>[0-3]\d)-(?P<m3>[01]\d)-(?P<y3>(?:19|20)\d\d)(?!\d)"
 )
 #: a date in the raw source (scripts, comments), and the key that must come just before it
-_RAW_DATE = re.compile(r"(?:19|20)\d\d[-/.][01]?\d[-/.][0-3]?\d(?:[T ][0-2]?\d:[0-5]\d(?::[0-5]\d)?)?")
+_RAW_DATE = re.compile(
+    r"(?:19|20)\d\d[-/.][01]?\d[-/.][0-3]?\d"
+    r"(?:[T ][0-2]?\d:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?"
+)
 _SCRIPT_KEY = re.compile(
     r"""(?:pub(?:lish)?_?(?:time|date)|publish(?:ed)?(?:Time|Date|_at)|datePublished|ptime|pubDate|"""
-    r"""createTime|create_time|published at|releaseTime)["']?\s*[:=]?\s*["']?$""",
+    r"""createTime|create_time|created_?at|published at|releaseTime|showDate\()["']?\s*[:=]?\s*["']?$""",
     re.IGNORECASE,
 )
 #: characters before a raw date searched for its key
@@ -367,8 +371,10 @@ def _from_url(url: str | None, reference: datetime | None) -> datetime | None:
     for m in _URL_DATE.finditer(url):
         if m.group("y"):
             when = make_date(int(m.group("y")), int(m.group("m")), int(m.group("d")))
-        else:
+        elif m.group("y2"):
             when = make_date(int(m.group("y2")), int(m.group("m2")), int(m.group("d2")))
+        else:
+            when = make_date(int(m.group("y3")), int(m.group("m3")), int(m.group("d3")))
         if when is not None and plausible(when, reference):
             return when
     return None
