@@ -9,7 +9,7 @@ dataset figures. The definitions follow /work/shared/DATASETS.md:
 - LCS error rate (``lcs_error``): seed 000, ``P = 1 - LCS(extracted, truth) / len(extracted)``.
 - Qualified / excellent (``coverage``): seed 003, the extraction covers the truth with little noise.
 - Snippets (``snippet_counts``): trafilatura's ``with`` / ``without`` substring test.
-- Title and date matching.
+- Title, author and date matching.
 
 >>> round(aggregate_shingles([shingle_counts("a b c d e", "a b c d")]).f1, 3)
 0.667
@@ -335,6 +335,24 @@ def title_match(predicted: str | None, truth: str) -> bool:
     True
     """
     return predicted is not None and normalize_space(predicted) == normalize_space(truth)
+
+
+#: separators between the names of several authors ("A; B" in trafilatura's truth, "甲、乙", "A, B")
+_AUTHOR_SEP_RE = re.compile(r"\s*[;,，、；]\s*")
+
+
+def author_names(value: str) -> frozenset[str]:
+    """The names in an author string: split on list separators, whitespace-normalised, casefolded."""
+    return frozenset(n for n in (normalize_space(x).casefold() for x in _AUTHOR_SEP_RE.split(value)) if n)
+
+
+def author_match(predicted: str | None, truth: str) -> bool:
+    """Same set of names, ignoring case, spacing and the order and separators of a list.
+
+    >>> author_match("Tim Anderson, Jo Lee", "jo lee; Tim  Anderson"), author_match("新华社", "张三")
+    (True, False)
+    """
+    return predicted is not None and author_names(predicted) == author_names(truth)
 
 
 _DAY_RE = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})")

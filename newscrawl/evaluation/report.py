@@ -43,6 +43,11 @@ SNIPPET_COLUMNS = (
     ("accuracy", "snippet_accuracy", ".3f"),
 )
 TITLE_COLUMNS = (("pages", "title_pages", "d"), ("title exact", "title_accuracy", ".3f"))
+AUTHOR_COLUMNS = (
+    ("pages", "author_pages", "d"),
+    ("same names", "author_accuracy", ".3f"),
+    ("right when given", "author_precision", ".3f"),
+)
 DATE_COLUMNS = (
     ("pages", "date_pages", "d"),
     ("same day", "date_accuracy", ".3f"),
@@ -60,6 +65,7 @@ SECTIONS = (
     ("Body text", TEXT_COLUMNS),
     ("Text snippets (trafilatura `with` / `without`)", SNIPPET_COLUMNS),
     ("Title", TITLE_COLUMNS),
+    ("Author", AUTHOR_COLUMNS),
     ("Publish date", DATE_COLUMNS),
     ("Errors and time", ROBUSTNESS_COLUMNS),
 )
@@ -79,9 +85,11 @@ Metrics (per page, then over the dataset):
   extracted characters outside it are at most 5% / 2% of the truth's length.
 - **snippets**: trafilatura's test: whitespace-normalised substring search of each `with` (must appear) and
   `without` (must not appear) segment; precision, recall, F1, accuracy over all segments.
-- **title exact**: equal after whitespace normalisation. **same day**: the `YYYY-MM-DD` of our ISO time equals
-  the truth's (pages annotated "no date" are right when we give none); **right when given**: the same
-  among pages where we gave a date.
+- **title exact**: equal after whitespace normalisation.
+- **same names** (author): the same set of names, ignoring case, spacing and list separators.
+- **same day**: the `YYYY-MM-DD` of our ISO time equals the truth's (pages annotated "no date" are right
+  when we give none).
+- **right when given** (author, date): the same share, among the pages where we gave a value.
 - **errors**: results with `.error` set; **exceptions**: `extract()` raised (it must not).
 """
 

@@ -3,7 +3,7 @@
 ``evaluate`` yields one ``Run`` per (dataset, algorithm): a plain-dict record per page (what the ``--out``
 JSONL holds) and the dataset figures, which ``summarize`` recomputes from those records alone. Every metric
 the truth supports is scored: body-text metrics where the truth has text, snippet metrics where it has
-``with``/``without``, title and date where annotated. One process, pages in file order: deterministic.
+``with``/``without``, title, author and date where annotated. One process, pages in file order: deterministic.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ Extractor = Callable[..., Any]
 
 
 def score_page(
-    truth: Truth, text: str, title: str | None, published_at: str | None
+    truth: Truth, text: str, title: str | None, published_at: str | None, author: str | None = None
 ) -> dict[str, float | bool | int]:
     """Every per-page score the truth supports, by name (the names ``summarize`` reads)."""
     scores: dict[str, float | bool | int] = {}
@@ -41,6 +41,9 @@ def score_page(
         scores.update(snippet_tp=sn.tp, snippet_fp=sn.fp, snippet_fn=sn.fn, snippet_tn=sn.tn)
     if truth.title:
         scores["title_ok"] = m.title_match(title, truth.title)
+    if truth.author:
+        scores["author_ok"] = m.author_match(author, truth.author)
+        scores["author_found"] = author is not None
     if truth.has_date:
         scores["date_ok"] = m.date_match(published_at, truth.date)
         scores["date_found"] = published_at is not None
@@ -67,7 +70,7 @@ def evaluate_page(truth: Truth, page: bytes, algorithm: str, extract: Extractor,
         author, error = result.author, result.error
         record.update(chosen=result.algorithm, page_class=result.page_class)
     record.update(error=error, title=title, published_at=published, author=author, chars=len(text))
-    record["scores"] = score_page(truth, text, title, published)
+    record["scores"] = score_page(truth, text, title, published, author)
     record["_text"] = text  # dropped before writing unless texts are kept
     return record
 
@@ -109,6 +112,11 @@ def summarize(records: Sequence[Record]) -> dict[str, float | int]:
     titled = [r for r in records if "title_ok" in r["scores"]]
     if titled:
         out.update(title_pages=len(titled), title_accuracy=_mean(titled, "title_ok"))
+    authored = [r for r in records if "author_ok" in r["scores"]]
+    if authored:
+        out.update(author_pages=len(authored), author_accuracy=_mean(authored, "author_ok"))
+        found = [r for r in authored if r["scores"]["author_found"]]
+        out["author_precision"] = _mean(found, "author_ok") if found else 0.0
     dated = [r for r in records if "date_ok" in r["scores"]]
     if dated:
         out.update(date_pages=len(dated), date_accuracy=_mean(dated, "date_ok"))

@@ -206,3 +206,13 @@ def test_date_missing_or_unreadable_prediction_is_wrong():
 def test_no_date_is_right_when_none_is_expected():
     assert m.date_match(None, None)
     assert not m.date_match("2020-01-01", None)
+
+
+def test_author_matches_the_same_names_in_any_order_and_separator():
+    assert m.author_match("王建宏、张文攀", "张文攀; 王建宏")
+    assert m.author_match("tim  ANDERSON", "Tim Anderson")
+
+
+def test_author_differs_when_a_name_is_missing_or_none_given():
+    assert not m.author_match("王建宏", "王建宏、张文攀")
+    assert not m.author_match(None, "王建宏")

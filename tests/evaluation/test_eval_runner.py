@@ -26,6 +26,11 @@ def test_snippet_title_and_date_truth_get_their_metrics():
     assert "sh_tp" not in scores
 
 
+def test_author_truth_gets_an_author_score():
+    scores = score_page(Truth("a", author="张三"), "", None, None, "张三")
+    assert (scores["author_ok"], scores["author_found"]) == (True, True)
+
+
 def test_an_exception_is_recorded_and_scored_as_an_empty_extraction():
     def boom(page, url=None, algorithm="auto"):
         raise RuntimeError("bad page")
