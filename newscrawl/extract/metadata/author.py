@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from lxml import etree
 
 from newscrawl.extract.document import Element, collapse
-from newscrawl.extract.metadata.title import SiteContext
+from newscrawl.extract.metadata.title import SiteContext, text_anchor
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
 from newscrawl.extract.tags import BLOCK_TAGS
@@ -256,7 +256,7 @@ def _near_bounds(page: Page, body: BodyResult, before: int = 0) -> tuple[int, in
     """Pre-order range from ``NEAR_ELEMENTS`` before the text to half as many after the content node."""
     stats = page.stats
     index = stats.index
-    anchor = next((index[e] for e in (body.first, body.node) if e is not None and e in index), None)
+    anchor = text_anchor(page, body)
     if anchor is None:
         return None
     end = stats.subtree_end(index[body.node]) if body.node is not None and body.node in index else anchor
@@ -310,7 +310,7 @@ def near_lines(page: Page, body: BodyResult) -> list[str]:
     stats = page.stats
     index = stats.index
     lines: list[str] = []
-    anchor = next((index[e] for e in (body.first, body.node) if e is not None and e in index), None)
+    anchor = text_anchor(page, body)
     if anchor is not None:
         # nearest first: a byline sits right above the text, navigation further up
         lines.extend(reversed(_range_lines(page, max(0, anchor - NEAR_ELEMENTS), anchor)))

@@ -66,6 +66,8 @@ HEADING_LINES_BEFORE = 40
 HEADING_LINES_AFTER = 3
 #: no title is longer than this; longer candidates are not titles
 MAX_TITLE_CHARS = 300
+#: an element with this many characters of its own text starts the main text (a sentence, not a label)
+ANCHOR_MIN_CHARS = 30
 #: a heading is backed by a declared title (meta or <title>) sharing at least this share of its tokens
 #: (0.5 measured best on trafilatura's titles among 0.3 / 0.5 / 0.7)
 SUPPORT_OVERLAP = 0.5
@@ -203,13 +205,25 @@ def meta_title(meta: PageMeta) -> tuple[str, str] | None:
     return None
 
 
-def _anchor(page: Page, body: BodyResult) -> int | None:
-    """Pre-order index (in ``page.stats``) of the first main paragraph, else of the content node."""
-    index = page.stats.index
-    for el in (body.first, body.node):
-        if el is not None and el in index:
-            return index[el]
-    return None
+def text_anchor(page: Page, body: BodyResult) -> int | None:
+    """Pre-order index (in ``page.stats``) of the first main paragraph.
+
+    ``body.first`` when the algorithm gives it; else the first element under ``body.node`` holding at least
+    ``ANCHOR_MIN_CHARS`` characters of its own (the node alone may be <body>, which says nothing about where
+    the text starts).
+    """
+    stats = page.stats
+    index = stats.index
+    if body.first is not None and body.first in index:
+        return index[body.first]
+    if body.node is None or body.node not in index:
+        return None
+    start = index[body.node]
+    own = stats.own_chars
+    for i in range(start, stats.subtree_end(start)):
+        if own[i] >= ANCHOR_MIN_CHARS:
+            return i
+    return start
 
 
 def _heading_text(h: Element, site: SiteContext | None) -> str | None:
@@ -234,7 +248,7 @@ def find_heading(page: Page, body: BodyResult, site: SiteContext | None = None) 
     (one <h1> per page is the headline on most article pages).
     """
     stats = page.stats
-    anchor = _anchor(page, body)
+    anchor = text_anchor(page, body)
     best: tuple[tuple[int, int], str, str] | None = None
     if anchor is not None:
         elements, line = stats.elements, stats.line

@@ -1,0 +1,160 @@
+"""The author-or-source chain (newscrawl.extract.metadata.author), one behaviour per test."""
+
+from __future__ import annotations
+
+import json
+
+from newscrawl.extract import extract
+from newscrawl.extract.metadata.author import MAX_AUTHOR_CHARS, clean_value
+
+SENTENCE_ZH = "这是一段新闻正文，讲述了本地发生的一件事情，市民反映情况良好。"
+SENTENCE_EN = "The council met on Tuesday evening to discuss the new budget for schools. "
+
+
+def page(
+    head: str = "", top: str = "", first: str = "", last: str = "", bottom: str = "", en: bool = False
+) -> str:
+    sentence = SENTENCE_EN if en else SENTENCE_ZH
+    paras = "".join(f"<p>{sentence * 4}</p>" for _ in range(6))
+    first_p = f"<p>{first}</p>" if first else ""
+    last_p = f"<p>{last}</p>" if last else ""
+    return (
+        f"<html><head>{head}</head><body><div class='nav'>首页 新闻 体育</div><h1>标题</h1>"
+        f"<div class='info'>{top}</div><div class='content'>{first_p}{paras}{last_p}</div>"
+        f"<div class='foot'>{bottom}</div></body></html>"
+    )
+
+
+def author(html: str, url: str | None = None) -> tuple[str | None, str | None]:
+    r = extract(html, url=url)
+    return r.author, r.sources.get("author")
+
+
+def ld(obj: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(obj, ensure_ascii=False)}</script>'
+
+
+# --- declared authors ------------------------------------------------------------------------------
+
+
+def test_meta_author():
+    assert author(page('<meta name="author" content="Jane Doe">', en=True)) == ("Jane Doe", "meta:author")
+
+
+def test_meta_article_author_url_is_rejected():
+    html = page('<meta property="article:author" content="https://www.facebook.com/someone">', en=True)
+    assert author(html) == (None, None)
+
+
+def test_meta_byl_loses_its_by():
+    assert author(page('<meta name="byl" content="By Jane Doe">', en=True)) == ("Jane Doe", "meta:byl")
+
+
+def test_meta_author_that_is_the_site_name_yields_to_a_byline():
+    html = page(
+        '<meta name="author" content="Sunny Valley Post">'
+        '<meta property="og:site_name" content="Sunny Valley Post">',
+        top="By Jane Doe",
+        en=True,
+    )
+    assert author(html) == ("Jane Doe", "line:writer")
+
+
+def test_json_ld_author_as_a_string():
+    html = page(ld({"@type": "NewsArticle", "author": "Jane Doe"}), en=True)
+    assert author(html) == ("Jane Doe", "json-ld:author")
+
+
+def test_json_ld_author_as_a_person_object():
+    html = page(ld({"@type": "NewsArticle", "author": {"@type": "Person", "name": "Jane Doe"}}), en=True)
+    assert author(html) == ("Jane Doe", "json-ld:author")
+
+
+def test_json_ld_author_list_is_joined():
+    obj = {"@type": "NewsArticle", "author": [{"name": "Jane Doe"}, {"name": "John Roe"}]}
+    assert author(page(ld(obj), en=True)) == ("Jane Doe; John Roe", "json-ld:author")
+
+
+# --- byline markup ---------------------------------------------------------------------------------
+
+
+def test_itemprop_author_name():
+    top = '<span itemprop="author"><span itemprop="name">Jane Doe</span></span>'
+    assert author(page(top=top, en=True)) == ("Jane Doe", "byline:itemprop")
+
+
+def test_rel_author_link():
+    html = page(top='<a rel="author" href="/a/jd">Jane Doe</a>', en=True)
+    assert author(html) == ("Jane Doe", "byline:rel")
+
+
+def test_byline_class_drops_posted_by_and_the_date():
+    top = '<span class="byline">Posted on May 2, 2021 by Jane Doe</span>'
+    assert author(page(top=top, en=True)) == ("Jane Doe", "byline:class")
+
+
+# --- lines near the text ---------------------------------------------------------------------------
+
+
+def test_english_by_line_with_two_names():
+    assert author(page(top="By Jane Doe and John Roe", en=True)) == ("Jane Doe and John Roe", "line:writer")
+
+
+def test_chinese_author_line_loses_the_trailing_time():
+    assert author(page(top="作者：张三 2021-03-05 10:00 [打印] 字号")) == ("张三", "line:writer")
+
+
+def test_reporter_names_after_a_paper_name():
+    assert author(page(top="光明日报记者 王建 李清芬")) == ("王建 李清芬", "line:writer")
+
+
+def test_reporter_line_drops_the_place_before_baodao():
+    assert author(page(top="本报记者 彭冲 山东冠县报道")) == ("彭冲", "line:writer")
+
+
+def test_wen_slash_byline():
+    assert author(page(top="文/李明")) == ("李明", "line:writer")
+
+
+def test_closing_bracket_byline_at_the_end_of_the_text():
+    assert author(page(last=SENTENCE_ZH + "（记者 胡晓蓉）")) == ("胡晓蓉", "line:writer")
+
+
+def test_reporter_survey_menu_is_not_a_byline():
+    assert author(page(top="记者调查 民意调查")) == (None, None)
+
+
+def test_editor_when_no_writer_is_named():
+    assert author(page(bottom="（ 责任编辑：魏喆 ）")) == ("魏喆", "line:editor")
+
+
+def test_writer_beats_editor_and_source():
+    html = page(top="来源：新华网 编辑：金金", bottom="作者：宋怡 杨志华")
+    assert author(html) == ("宋怡 杨志华", "line:writer")
+
+
+def test_source_when_no_person_is_named():
+    assert author(page(top="2021-03-05 10:00 来源：新华网")) == ("新华网", "line:source")
+
+
+def test_source_keyword_without_colon_in_running_text_is_ignored():
+    assert author(page(first="消息来源表明该事件仍在调查之中。")) == (None, None)
+
+
+# --- cleaning and absence --------------------------------------------------------------------------
+
+
+def test_clean_value_rejects_a_date():
+    assert clean_value("2021-03-05 10:00") is None
+
+
+def test_clean_value_rejects_a_url():
+    assert clean_value("https://example.com/authors/jane") is None
+
+
+def test_clean_value_caps_the_length():
+    assert clean_value("Jane " * (MAX_AUTHOR_CHARS // 5 + 1)) is None
+
+
+def test_no_author_anywhere_gives_not_found():
+    assert author(page()) == (None, None)

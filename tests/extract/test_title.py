@@ -1,0 +1,168 @@
+"""The title chain (newscrawl.extract.metadata.title), one behaviour per test."""
+
+from __future__ import annotations
+
+from newscrawl.extract import extract
+from newscrawl.extract.metadata.title import MAX_TITLE_CHARS, SiteContext, clean_title, split_title
+from newscrawl.extract.page import PageMeta
+
+BODY_ZH = "<p>" + "这是一段新闻正文，讲述了本地发生的一件事情，记者进行了详细的采访。" * 8 + "</p>"
+BODY_EN = "<p>" + "The council met on Tuesday evening to discuss the new budget for schools. " * 8 + "</p>"
+
+
+def page(head: str = "", heading: str = "", body: str = BODY_ZH, nav: str = "首页 新闻 体育") -> str:
+    return (
+        f"<html><head>{head}</head><body><div class='nav'>{nav}</div>"
+        f"{heading}<div class='info'>2021-03-05 10:00</div>"
+        f"<div class='content'>{body}{body}</div><div class='foot'>版权所有</div></body></html>"
+    )
+
+
+def title(html: str, url: str | None = None) -> tuple[str | None, str | None]:
+    r = extract(html, url=url)
+    return r.title, r.sources.get("title")
+
+
+def site(**meta: str) -> SiteContext:
+    return SiteContext(PageMeta(meta=dict(meta)), None)
+
+
+# --- rule 1: declared titles -----------------------------------------------------------------------
+
+
+def test_og_title_is_used_when_the_page_has_no_heading():
+    html = page('<meta property="og:title" content="市政府发布新的交通规划">')
+    assert title(html) == ("市政府发布新的交通规划", "meta:og:title")
+
+
+def test_og_title_comes_before_twitter_title():
+    html = page(
+        '<meta name="twitter:title" content="推特上的标题文字">'
+        '<meta property="og:title" content="开放图谱里的标题">'
+    )
+    assert title(html) == ("开放图谱里的标题", "meta:og:title")
+
+
+def test_json_ld_headline_is_a_declared_title():
+    ld = '{"@type": "NewsArticle", "headline": "Council passes school budget"}'
+    html = page(f'<script type="application/ld+json">{ld}</script>', body=BODY_EN)
+    assert title(html) == ("Council passes school budget", "meta:json-ld:headline")
+
+
+def test_chinese_portal_articletitle_meta_is_read():
+    html = page('<meta name="ArticleTitle" content="省政府召开常务会议">')
+    assert title(html) == ("省政府召开常务会议", "meta:articletitle")
+
+
+def test_site_name_is_removed_from_the_meta_title():
+    html = page('<meta property="og:title" content="Council passes school budget | Reuters">', body=BODY_EN)
+    assert title(html)[0] == "Council passes school budget"
+
+
+# --- rule 2: the heading near the text -------------------------------------------------------------
+
+
+def test_h1_backed_by_the_title_tag_is_the_title():
+    html = page("<title>暴雨致多条道路积水_新闻中心_新浪网</title>", "<h1>暴雨致多条道路积水</h1>")
+    assert title(html) == ("暴雨致多条道路积水", "heading:h1")
+
+
+def test_h1_wins_when_the_meta_title_is_only_a_shortened_form():
+    html = page(
+        "<title>Council passes budget - Example Times</title>"
+        '<meta property="og:title" content="Council passes budget">',
+        "<h1>Council passes school budget after long night</h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council passes school budget after long night", "heading:h1")
+
+
+def test_meta_title_wins_over_an_unrelated_far_heading():
+    # the only h1 is a logo text far from the article; an h3 "Leave a reply" sits below the text
+    html = (
+        "<html><head><meta property='og:title' content='Voting on the future of housing'></head><body>"
+        "<h1>Sunny Valley Gazette</h1>" + "<div><a href='/x'>link</a></div>" * 60 + BODY_EN * 2
+        + "<h3>Leave a Reply</h3></body></html>"
+    )
+    assert title(html) == ("Voting on the future of housing", "meta:og:title")
+
+
+def test_higher_level_heading_near_the_text_is_preferred():
+    html = page(heading="<h2>要闻</h2><h1>全市新增三条公交线路</h1><h3>小标题</h3>")
+    assert title(html) == ("全市新增三条公交线路", "heading:h1")
+
+
+def test_heading_that_is_the_site_name_is_skipped():
+    html = page("<title>全市新增三条公交线路_新浪网</title>", "<h1>新浪网</h1>")
+    assert title(html) == ("全市新增三条公交线路", "title-tag")
+
+
+def test_white_space_inside_the_heading_is_collapsed():
+    html = page(heading="<h1>\n  全市新增\u3000三条   公交线路\n</h1>")
+    assert title(html)[0] == "全市新增 三条 公交线路"
+
+
+# --- rule 3: the cleaned <title> -------------------------------------------------------------------
+
+
+def test_title_tag_loses_channel_and_site_parts():
+    html = page("<title>美股收盘涨跌互现_美股新闻_新浪财经_新浪网</title>")
+    assert title(html) == ("美股收盘涨跌互现", "title-tag")
+
+
+def test_title_tag_with_spaced_dashes_loses_site_parts():
+    html = page("<title>明年电煤合同价格上涨受限 - 宏观经济 - 21CN.COM</title>")
+    assert title(html)[0] == "明年电煤合同价格上涨受限"
+
+
+def test_title_tag_with_pipe_and_known_english_outlet():
+    html = page("<title>Council passes school budget | BBC News</title>", body=BODY_EN)
+    assert title(html)[0] == "Council passes school budget"
+
+
+def test_title_part_matching_the_host_name_is_dropped():
+    html = page("<title>Council passes school budget » Gazette</title>", body=BODY_EN)
+    assert title(html, url="https://www.gazette.example/news/1")[0] == "Council passes school budget"
+
+
+def test_og_site_name_part_is_dropped_from_the_title_tag():
+    html = page(
+        "<title>Sunny Valley Post: Council passes school budget</title>"
+        "<meta property='og:site_name' content='Sunny Valley Post'>",
+        body=BODY_EN,
+    )
+    # a single colon does not split, so the page's own name stays unless another separator is used
+    assert title(html)[0] == "Sunny Valley Post: Council passes school budget"
+
+
+def test_hyphen_inside_a_word_does_not_split():
+    assert split_title("COVID-19 cases fall in e-mail survey") == ["COVID-19 cases fall in e-mail survey"]
+
+
+def test_chinese_bracket_tags_and_bare_hyphen_split():
+    parts = split_title("【独家】城市更新计划出炉-地方频道-某某网")
+    assert parts == ["独家", "城市更新计划出炉", "地方频道", "某某网"]
+
+
+def test_clean_title_prefers_the_part_agreeing_with_the_heading():
+    ctx = site()
+    assert clean_title("短讯_城市更新计划今日正式出炉_地方", ctx, heading="城市更新计划今日正式出炉") == (
+        "城市更新计划今日正式出炉"
+    )
+
+
+def test_clean_title_of_only_site_names_is_none():
+    assert clean_title("新浪网_新闻中心", site()) is None
+
+
+# --- limits and absence ----------------------------------------------------------------------------
+
+
+def test_no_title_anywhere_gives_not_found():
+    html = "<html><body><div>" + BODY_ZH * 2 + "</div></body></html>"
+    assert title(html) == (None, None)
+
+
+def test_overlong_title_is_rejected():
+    html = page("<title>" + "很长的标题" * (MAX_TITLE_CHARS // 5 + 1) + "</title>")
+    assert title(html) == (None, None)
