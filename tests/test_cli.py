@@ -167,3 +167,19 @@ def test_eval_skips_plain_files_among_its_arguments(dataset, tmp_path, capsys):
     manifest.write_text("x\n")
     assert main(["eval", str(dataset), str(manifest), "-q"]) == 0
     assert "skipping" in capsys.readouterr().err
+
+
+def test_eval_counts_exceptions_and_a_ceiling_of_zero_fails(dataset, tmp_path, monkeypatch, capsys):
+    import newscrawl.extract
+
+    def boom(page, url=None, algorithm="auto"):
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(newscrawl.extract, "extract", boom)
+    floors = tmp_path / "floors.toml"
+    floors.write_text("[mini.auto]\nmax_exceptions = 0\n")
+    assert main(["eval", str(dataset), "--floors", str(floors), "-q"]) == 1
+    captured = capsys.readouterr()
+    assert "| mini | auto | 2 | 0 | 2 |" in captured.out
+    assert "raised on 2 page(s)" in captured.err
+    assert "mini/auto: exceptions = 2 is above its ceiling 0" in captured.err

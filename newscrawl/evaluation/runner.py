@@ -62,13 +62,14 @@ def evaluate_page(truth: Truth, page: bytes, algorithm: str, extract: Extractor,
         record["exception"] = f"{type(e).__name__}: {e}"
         record["traceback"] = traceback.format_exc(limit=-3)
         text, title, published, author, error = "", None, None, None, None
-        record.update(chosen=None, page_class=None)
+        record.update(chosen=None, page_class=None, reason=None, node_path=None)
     else:
         record["ms"] = (time.perf_counter() - start) * 1000
         record["exception"] = None
         text, title, published = result.text, result.title, result.published_at
         author, error = result.author, result.error
         record.update(chosen=result.algorithm, page_class=result.page_class)
+        record.update(reason=getattr(result, "reason", None), node_path=getattr(result, "node_path", None))
     record.update(error=error, title=title, published_at=published, author=author, chars=len(text))
     record["scores"] = score_page(truth, text, title, published, author)
     record["_text"] = text  # dropped before writing unless texts are kept
