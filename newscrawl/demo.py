@@ -1,9 +1,11 @@
 """The embedded default: serve the demo portal under ``data/demo`` on 127.0.0.1 and crawl it.
 
-:func:`serve` runs ``http.server`` in a thread on a free port (``.shtml`` served as HTML, ``__BASE__``
-in the sitemap and robots.txt replaced by the server's address). :func:`run_demo` crawls it with the
-real ``demo`` site spider and pipelines, writes ``demo.jsonl`` and ``demo.sqlite3`` to the output folder
-and returns the crawl stats; :func:`summary` turns them into the report ``newscrawl demo`` prints.
+The demo portal has a stable address, :data:`DEMO_HOST` (``.test`` is reserved for testing, so it never
+resolves); :func:`serve` runs ``http.server`` in a thread on a free loopback port and answers both
+``/path`` and the web-archive replay form ``/http://demo.newscrawl.test/path``. :func:`run_demo` crawls
+it with the real ``demo`` site spider through ``NEWSCRAWL_REPLAY_PREFIX``, so records carry the stable
+URLs whatever port was free (and incremental re-runs recognise them), writes ``demo.jsonl`` and
+``demo.sqlite3`` and returns the crawl stats; :func:`summary` turns them into the printed report.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import contextlib
 import functools
 import io
 import logging
+import re
 import threading
 from collections.abc import Iterator, Mapping
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -19,12 +22,22 @@ from pathlib import Path
 from typing import Any
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
-#: files whose ``__BASE__`` placeholder is replaced by the server's address (absolute URLs are needed there)
+#: the address the demo portal's pages are known under (settings/sites/demo.toml)
+DEMO_HOST = "http://demo.newscrawl.test"
+#: files whose ``__BASE__`` placeholder is replaced by the site's address (absolute URLs are needed there)
 TEMPLATED_SUFFIXES = (".xml", ".txt")
 
 
+_REPLAY_PATH = re.compile(r"^/https?://[^/]+(/.*)?$")
+
+
 class DemoHandler(SimpleHTTPRequestHandler):
-    """Static files as a portal serves them; ``.html`` without a charset, like many Chinese portals."""
+    """Static files as a portal serves them; ``.html`` without a charset, like many Chinese portals.
+
+    A path holding a whole URL (``/http://host/path``, as replay servers take it) serves ``/path``.
+    """
+
+    public_base = DEMO_HOST
 
     extensions_map = {
         **SimpleHTTPRequestHandler.extensions_map,
@@ -35,12 +48,15 @@ class DemoHandler(SimpleHTTPRequestHandler):
         ".txt": "text/plain",
     }
 
+    def translate_path(self, path: str) -> str:
+        m = _REPLAY_PATH.match(path)
+        return super().translate_path((m.group(1) or "/") if m else path)
+
     def send_head(self):  # type: ignore[no-untyped-def]
         path = Path(self.translate_path(self.path))
         if path.suffix not in TEMPLATED_SUFFIXES or not path.is_file():
             return super().send_head()
-        host, port = self.server.server_address[:2]
-        body = path.read_bytes().replace(b"__BASE__", f"http://{host}:{port}".encode())
+        body = path.read_bytes().replace(b"__BASE__", self.public_base.encode())
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
         self.send_header("Content-Length", str(len(body)))
@@ -79,6 +95,9 @@ def run_demo(
 ) -> dict[str, Any]:
     """Crawl the demo site into ``output``/demo.jsonl and ``output``/demo.sqlite3; return the crawl stats.
 
+    The pages are fetched from the loopback server through the replay prefix; records keep
+    :data:`DEMO_HOST` URLs.
+
     Without ``incremental`` the database starts empty, so every run shows the whole crawl.
     """
     from scrapy.crawler import CrawlerProcess
@@ -99,12 +118,13 @@ def run_demo(
     for key, value in (settings or {}).items():
         project.set(key, value, "cmdline")
     with serve(directory) as base_url:
+        project.set("NEWSCRAWL_REPLAY_PREFIX", base_url + "/", "cmdline")
         process = CrawlerProcess(project)
         crawler = process.create_crawler("demo")
-        process.crawl(crawler, base_url=base_url)
+        process.crawl(crawler)
         process.start()
     stats = dict(crawler.stats.get_stats()) if crawler.stats else {}
-    stats["newscrawl/demo/base_url"] = base_url
+    stats["newscrawl/demo/server"] = base_url
     stats["newscrawl/demo/jsonl"] = str(output / "demo.jsonl")
     stats["newscrawl/demo/sqlite"] = str(db)
     return stats
@@ -136,7 +156,7 @@ def summary(stats: Mapping[str, Any]) -> str:
     rate = pages / elapsed if elapsed else 0.0
     rows = stats.get("newscrawl/sqlite/written", 0)
     lines = [
-        f"newscrawl demo: crawled {stats.get('newscrawl/demo/base_url', 'the demo site')}",
+        f"newscrawl demo: crawled {DEMO_HOST}/ served from {stats.get('newscrawl/demo/server', '?')}",
         f"  {'pages fetched':<22}{pages} in {elapsed:.2f} s ({rate:.1f} pages/s)",
         _line("pages by kind", _group(stats, "newscrawl/pages/")),
         f"  {'records written':<22}{items}",
@@ -149,3 +169,14 @@ def summary(stats: Mapping[str, Any]) -> str:
         f"  {'SQLite':<22}{stats.get('newscrawl/demo/sqlite')} ({rows} rows written)",
     ]
     return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import time
+
+    with serve() as base:
+        print(f"serving {DEMO_DIR} at {base}/ -- crawl it with:")
+        print(f"  scrapy crawl demo -s NEWSCRAWL_REPLAY_PREFIX={base}/ -O demo.jsonl")
+        with contextlib.suppress(KeyboardInterrupt):
+            while True:
+                time.sleep(3600)

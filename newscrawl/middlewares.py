@@ -55,7 +55,9 @@ class ReplayMiddleware:
             return None
         if self.stats is not None:
             self.stats.inc_value("newscrawl/replay/rewritten")
-        meta = dict(request.meta, allow_offsite=True)
+        # offsite, incremental and robots.txt checks ran on the original URL (this middleware comes after
+        # them); the rewritten request must not be checked again against the replay server's host
+        meta = dict(request.meta, allow_offsite=True, dont_obey_robotstxt=True)
         meta[ORIGINAL_URL_META] = request.url
         # the original request already passed the duplicate filter; the rewritten one must not be dropped
         return request.replace(url=self.prefix + request.url, meta=meta, dont_filter=True)

@@ -10,6 +10,8 @@ NEWSCRAWL_MIN_TEXT_CHARS   pages with less text (title taken out) are dropped as
 NEWSCRAWL_SQLITE_PATH      SQLite database the records are upserted into ('' switches it off)
 NEWSCRAWL_SINK_BATCH_SIZE  records per database write
 NEWSCRAWL_SEARCH_INDEX     keep the full-text (FTS5) index in the SQLite database (``newscrawl search``)
+NEWSCRAWL_DEDUP            mark near-duplicates: ``duplicate_of`` = the first copy's canonical URL (SimHash)
+NEWSCRAWL_DUPLICATE_MAX_DISTANCE  Hamming bits within which two texts are near-duplicates
 NEWSCRAWL_POSTGRES_DSN     PostgreSQL to upsert records into too (setting or environment variable; unset: off)
 NEWSCRAWL_POSTGRES_SPILL   JSONL file for records PostgreSQL never took (``newscrawl pg-load`` reloads it)
 NEWSCRAWL_INCREMENTAL      skip article URLs already stored in the SQLite database
@@ -53,6 +55,7 @@ DOWNLOADER_MIDDLEWARES = {
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extraction.ExtractionPipeline": 300,
     "newscrawl.pipelines.record.RecordPipeline": 400,
+    "newscrawl.pipelines.dedup.DuplicatePipeline": 500,
     "newscrawl.pipelines.storage.SqlitePipeline": 800,
     "newscrawl.pipelines.postgres.PostgresPipeline": 810,  # on when NEWSCRAWL_POSTGRES_DSN is set
 }
@@ -66,6 +69,8 @@ NEWSCRAWL_MIN_TEXT_CHARS = 20
 NEWSCRAWL_SQLITE_PATH = "output/newscrawl.sqlite3"
 NEWSCRAWL_SINK_BATCH_SIZE = 100
 NEWSCRAWL_SEARCH_INDEX = True
+NEWSCRAWL_DEDUP = True
+NEWSCRAWL_DUPLICATE_MAX_DISTANCE = 8  # newscrawl.dedup.DEFAULT_MAX_DISTANCE: where the number comes from
 NEWSCRAWL_POSTGRES_DSN = ""  # never a password here: use ~/.pgpass or the environment variable
 NEWSCRAWL_INCREMENTAL = True
 NEWSCRAWL_REPLAY_PREFIX = ""

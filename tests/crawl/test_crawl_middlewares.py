@@ -32,6 +32,7 @@ def test_replay_rewrites_to_prefix_plus_original_url(replay):
     assert rewritten.meta[ORIGINAL_URL_META] == URL and rewritten.meta["newscrawl_kind"] == "article"
     assert rewritten.cb_kwargs == {"kind": "article"} and rewritten.dont_filter
     assert rewritten.meta["allow_offsite"]  # the replay host is not one of the site's domains
+    assert rewritten.meta["dont_obey_robotstxt"]  # robots.txt was checked for the original URL
 
 
 def test_replayed_request_is_not_rewritten_twice(replay):

@@ -59,10 +59,10 @@ SAMPLES = [
     ("bbc", "https://www.bbc.co.uk/news/world-europe-68000001", "article"),
     ("bbc", "https://www.bbc.com/news/world", "list"),
     ("bbc", "https://www.bbc.com/news/live/world-68000002", None),
-    ("demo", "http://127.0.0.1:8000/china/2026-11-20/doc-ihxqkzm3251807.shtml", "article"),
-    ("demo", "http://127.0.0.1:41234/tech/index_2.html", "list"),
-    ("demo", "http://127.0.0.1:41234/", "list"),
-    ("demo", "http://127.0.0.1:41234/passport/login", None),
+    ("demo", "http://demo.newscrawl.test/china/2026-11-20/doc-ihxqkzm3251807.shtml", "article"),
+    ("demo", "http://demo.newscrawl.test/tech/index_2.html", "list"),
+    ("demo", "http://demo.newscrawl.test/", "list"),
+    ("demo", "http://demo.newscrawl.test/passport/login", None),
 ]
 
 
