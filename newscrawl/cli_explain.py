@@ -33,13 +33,16 @@ def add_explain(sub: Subparsers) -> None:
         help=f"extraction algorithm (one of: {', '.join(ALGORITHMS)}; default: %(default)s)",
     )
     p.add_argument("--url", help="the page's URL")
-    p.add_argument("--format", "-f", choices=("json",), default="json", help="output format (default: json)")
+    p.add_argument(
+        "--format", "-f", choices=("html", "json"), default="html",
+        help="html: one self-contained report with charts; json: the same facts as data (default: html)",
+    )
     p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here instead of standard output")
     p.set_defaults(run=run_explain)
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from newscrawl.explain import explain
+    from newscrawl.explain import explain, render_html
 
     try:
         page = sys.stdin.buffer.read() if args.page == "-" else Path(args.page).read_bytes()
@@ -48,7 +51,10 @@ def run_explain(args: argparse.Namespace) -> int:
         return BAD_INPUT
     logging.getLogger("newscrawl.extract").setLevel(logging.CRITICAL)
     facts = explain(page, url=args.url, algorithm=args.algorithm)
-    out = json.dumps(facts, ensure_ascii=False, indent=2) + "\n"
+    if args.format == "json":
+        out = json.dumps(facts, ensure_ascii=False, indent=2) + "\n"
+    else:
+        out = render_html(facts)
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(out, encoding="utf-8")

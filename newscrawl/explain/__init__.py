@@ -6,5 +6,6 @@
 """
 
 from newscrawl.explain.facts import explain
+from newscrawl.explain.report import render_html
 
-__all__ = ["explain"]
+__all__ = ["explain", "render_html"]
