@@ -131,12 +131,35 @@ def test_og_site_name_part_is_dropped_from_the_title_tag():
         "<meta property='og:site_name' content='Sunny Valley Post'>",
         body=BODY_EN,
     )
-    # a single colon does not split, so the page's own name stays unless another separator is used
-    assert title(html)[0] == "Sunny Valley Post: Council passes school budget"
+    # a colon splits only after a site name
+    assert title(html)[0] == "Council passes school budget"
+
+
+def test_colon_after_an_ordinary_word_stays_in_the_title():
+    html = page("<title>Interview: the mayor on the school budget</title>", body=BODY_EN)
+    assert title(html)[0] == "Interview: the mayor on the school budget"
+
+
+def test_meta_title_part_agreeing_with_the_title_tag_wins_over_a_longer_description():
+    html = page(
+        "<title>市民捐建新楼送村民</title>"
+        '<meta property="og:title" content="市民捐建新楼送村民 - '
+        '据了解，这位市民在外工作多年后回到老家，出资修建了多栋新楼">'
+    )
+    assert title(html) == ("市民捐建新楼送村民", "meta:og:title")
+
+
+def test_title_that_is_only_the_site_name_is_still_returned_as_a_last_resort():
+    html = page("<title>新浪网</title>")
+    assert title(html) == ("新浪网", "title-tag")
 
 
 def test_hyphen_inside_a_word_does_not_split():
     assert split_title("COVID-19 cases fall in e-mail survey") == ["COVID-19 cases fall in e-mail survey"]
+
+
+def test_hyphen_between_numbers_in_a_chinese_title_does_not_split():
+    assert split_title("公司预计净利1900万-2900万") == ["公司预计净利1900万-2900万"]
 
 
 def test_chinese_bracket_tags_and_bare_hyphen_split():
