@@ -194,6 +194,24 @@ def test_yesterday_with_time_and_a_reference():
     assert published(html, reference_time=SHANGHAI_NOON)[0] == "2021-05-04T08:30:00+08:00"
 
 
+def test_labelled_two_digit_year_date():
+    assert published(page(top="发布时间：18-03-08 23:16"))[0] == "2018-03-08T23:16:00+08:00"
+
+
+def test_labelled_month_day_takes_the_references_year():
+    html = page(top="发布时间：05-01 09:00")
+    assert published(html, reference_time=SHANGHAI_NOON)[0] == "2021-05-01T09:00:00+08:00"
+
+
+def test_labelled_month_day_after_the_reference_is_last_year():
+    html = page(top="发布时间：10-08 12:00")
+    assert published(html, reference_time=SHANGHAI_NOON)[0] == "2020-10-08T12:00:00+08:00"
+
+
+def test_labelled_month_day_needs_a_reference():
+    assert published(page(top="发布时间：10-08 12:00")) == (None, None)
+
+
 def test_relative_forms_are_ignored_without_a_reference():
     assert published(page(top="3小时前 来源：某网")) == (None, None)
 
@@ -258,6 +276,11 @@ def test_date_only_in_a_script_variable():
 def test_created_at_in_embedded_json_keeps_its_offset():
     html = page('<script>window.__DATA__ = {"created_at":"2013-02-16T04:36:36-05:00"};</script>')
     assert published(html) == ("2013-02-16T04:36:36-05:00", "script")
+
+
+def test_unix_time_in_a_wechat_script_is_read_in_the_zone():
+    html = page('<script>var nickname = "x";\n    var ct = "1581517074";</script>')
+    assert published(html) == ("2020-02-12T22:17:54+08:00", "script")
 
 
 def test_modified_time_is_the_last_resort():

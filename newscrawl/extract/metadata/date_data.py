@@ -78,6 +78,7 @@ MODIFIED_META_KEYS: tuple[str, ...] = (
     "lastmodified",
     "last-modified",
     "eomportal-lastupdate",
+    "dateupdate",
 )
 
 #: JSON-LD properties, strongest first; dateModified is kept apart as the weak fallback

@@ -69,6 +69,13 @@ _DMONY = re.compile(
     rf"\s*(?:de\s+)?(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
     re.IGNORECASE,
 )
+#: a short date right after a publish label: 发布时间：18-03-08 23:16 (two-digit year),
+#: 发布时间：10-08 12:00 or 09月07日 10:23 (no year: read in the reference's year)
+_SHORT = re.compile(
+    r"(?:发布时间|發布時間|发表时间|发布日期|发布于|发表于|时间|時間|日期)\s*[:：]?\s*"
+    r"(?:(?:(?P<y>\d\d)[-/.])?(?P<m>[01]?\d)[-/.](?P<d>[0-3]?\d)|(?P<m2>[01]?\d)\s*月\s*(?P<d2>[0-3]?\d)\s*日)"
+    r"(?![\d/.-])" + _TIME
+)
 _RELATIVE = re.compile(
     r"(?P<n>\d{1,3})\s*(?P<unit>秒|分钟|分鐘|小时|小時|天|周|週|个月|個月)前"
     r"|(?P<n_en>\d{1,3})\s+(?P<unit_en>second|minute|hour|day|week)s?\s+ago"
@@ -183,6 +190,21 @@ def _relative(m: re.Match[str], reference: datetime) -> tuple[datetime | None, b
     return (when.replace(tzinfo=reference.tzinfo) if when else None), when is not None
 
 
+def _short(m: re.Match[str], reference: datetime | None) -> tuple[datetime | None, bool]:
+    if m.group("y"):
+        y = 2000 + int(m.group("y"))
+    elif reference is None:
+        return None, False
+    else:
+        y = reference.year
+    mo, d = int(m.group("m") or m.group("m2")), int(m.group("d") or m.group("d2"))
+    when, has_time = _with_time(m, y, mo, d)
+    if when is not None and not m.group("y") and reference is not None:
+        if when.date() > reference.date() + FUTURE_SLACK:  # "12-31" read in January: last year's
+            when, has_time = _with_time(m, y - 1, mo, d)
+    return when, has_time
+
+
 def _label(text: str, start: int) -> int:
     before = text[max(0, start - LABEL_REACH) : start]
     if not before:
@@ -271,6 +293,10 @@ def find_dates(
                     if mo:
                         y, d = int(m.group("y")), int(m.group("d"))
                         add(lo + m.start(), lo + m.end(), *_with_time(m, y, mo, d))
+    if relative:
+        for m in _SHORT.finditer(text):
+            first = "y" if m.group("y") else ("m" if m.group("m") else "m2")
+            add(m.start(first), m.end(), *_short(m, reference))
     if relative and reference is not None:
         for m in _RELATIVE.finditer(text):
             add(m.start(), m.end(), *_relative(m, reference))
