@@ -139,6 +139,15 @@ def add_eval(sub: Subparsers) -> None:
     p.add_argument("--markdown", type=Path, metavar="FILE", help="also write the report to FILE")
     p.add_argument("--floors", type=Path, metavar="FILE", help="TOML/JSON of minimum figures; exit 1 below")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--explain-failures", type=Path, metavar="DIR",
+        help="write an explain report (and index.html) here for each page whose F1 is below the threshold",
+    )
+    p.add_argument(
+        "--explain-threshold", type=float, default=0.8, metavar="F",
+        help="per-page F1 below which a page is explained: CJK F1 on zh datasets, else ScrapingHub F1 "
+        "(default: %(default)s)",
+    )
     p.set_defaults(run=run_eval)
 
 
@@ -155,6 +164,9 @@ def run_eval(args: argparse.Namespace) -> int:
         floors = load_floors(args.floors) if args.floors else None
     except ValueError as e:
         print(f"newscrawl eval: {e}", file=sys.stderr)
+        return BAD_INPUT
+    if not 0 <= args.explain_threshold <= 1:
+        print("newscrawl eval: --explain-threshold must be between 0 and 1", file=sys.stderr)
         return BAD_INPUT
     algorithms = _pick_algorithms(args.algorithm)
     _quiet_library_logs()
@@ -184,6 +196,12 @@ def run_eval(args: argparse.Namespace) -> int:
         when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(markdown_report(runs, command, when, __version__), encoding="utf-8")
+    if args.explain_failures:
+        from newscrawl.evaluation.failures import write_failure_reports
+
+        written = write_failure_reports(runs, datasets, args.explain_failures, args.explain_threshold)
+        print(f"newscrawl eval: {len(written)} page(s) below F1 {args.explain_threshold:g} explained in "
+              f"{args.explain_failures}", file=sys.stderr)
     if floors is not None:
         failures = check_floors(runs, floors)
         for line in failures:

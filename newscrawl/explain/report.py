@@ -2,7 +2,7 @@
 or images from the network. Every piece of page text is escaped (pages are hostile input).
 
 ``render_html(facts)`` takes the dict of :func:`newscrawl.explain.explain`; ``evaluation`` (optional) is a
-small dict shown at the top (used by ``newscrawl eval --explain-failures``: the page's F1 and dataset).
+small dict shown at the top and ``truth`` the annotated text (``newscrawl eval --explain-failures``).
 The output is well-formed XML apart from the doctype, which the tests check.
 """
 
@@ -38,8 +38,10 @@ code{font-size:12px}
 """
 
 
-def render_html(facts: Mapping[str, Any], evaluation: Mapping[str, Any] | None = None) -> str:
-    """The whole report as an HTML string."""
+def render_html(
+    facts: Mapping[str, Any], evaluation: Mapping[str, Any] | None = None, truth: str | None = None
+) -> str:
+    """The whole report as an HTML string; ``truth``, when given, is shown beside the extracted text."""
     ext = facts.get("extraction") or {}
     heading = ext.get("title") or facts.get("url") or "page"
     parts = [
@@ -69,6 +71,9 @@ def render_html(facts: Mapping[str, Any], evaluation: Mapping[str, Any] | None =
     parts.append(_blocks(facts))
     parts.append("<h2>Extracted text</h2>")
     parts.append(f"<pre>{esc(ext.get('text') or '')}</pre>")
+    if truth is not None:
+        parts.append("<h2>Truth text</h2>")
+        parts.append(f"<pre>{esc(truth)}</pre>")
     parts.append("<h2>All figures</h2>")
     figures = (facts.get("decisions") or {}).get("figures") or {}
     parts.append(f"<pre>{esc(json.dumps(figures, ensure_ascii=False, indent=2, default=str))}</pre>")
