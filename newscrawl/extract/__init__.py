@@ -6,6 +6,16 @@ True
 """
 
 from newscrawl.extract.api import ALGORITHMS, DEFAULT_TIMEZONE, extract, params_of
+from newscrawl.extract.limits import Limits
 from newscrawl.extract.result import Extraction, Found, ListEntry
 
-__all__ = ["ALGORITHMS", "DEFAULT_TIMEZONE", "Extraction", "Found", "ListEntry", "extract", "params_of"]
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_TIMEZONE",
+    "Extraction",
+    "Found",
+    "Limits",
+    "ListEntry",
+    "extract",
+    "params_of",
+]

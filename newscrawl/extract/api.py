@@ -8,6 +8,7 @@ A page that cannot be decoded or parsed, or that trips an internal error, gives 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping
 from datetime import datetime
@@ -20,6 +21,15 @@ from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
 from newscrawl.extract.clean import strip_noise
 from newscrawl.extract.decode import decode_html
 from newscrawl.extract.document import Element, ParseError, node_path, parse_html
+from newscrawl.extract.limits import (
+    DEFAULT_LIMITS,
+    Budget,
+    LimitExceeded,
+    Limits,
+    cap_bytes,
+    cap_text,
+    check_tree,
+)
 from newscrawl.extract.listpage import kind_and_entries
 from newscrawl.extract.metadata import collect_page_meta, find_author, find_published, find_title
 from newscrawl.extract.page import Page
@@ -42,6 +52,7 @@ def extract(
     http_charset: str | None = None,
     reference_time: datetime | None = None,
     timezone: str | None = DEFAULT_TIMEZONE,
+    limits: Limits | None = None,
     **params: Any,
 ) -> Extraction:
     """Extract the main text and metadata of one page.
@@ -49,6 +60,8 @@ def extract(
     ``html`` is the raw bytes (decoded here: BOM, ``http_charset``, ``<meta>``, detection), text, or an
     lxml tree (copied, never changed). ``params`` override the algorithm's parameters by name.
     ``reference_time`` anchors relative dates ("3小时前"); ``timezone`` applies to times without an offset.
+    ``limits`` bounds the work on the page (size, elements, depth, time; see ``limits.py``): a page over
+    a limit gives an ``error`` naming it, except size, which cuts the page and says so in ``figures``.
 
     >>> r = extract("<html><body><h1>T</h1><p>" + "正文内容。" * 40 + "</p></body></html>")
     >>> r.algorithm, r.text[:5]
@@ -59,27 +72,43 @@ def extract(
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
     algo_params = algo.make_params(params)
 
+    limits = DEFAULT_LIMITS if limits is None else limits
+    budget = Budget(limits.time_budget)
     encoding = None
+    cut = 0
     try:
         if isinstance(html, bytes | bytearray | memoryview):
-            decoded = decode_html(bytes(html), http_charset=http_charset)
+            data, cut = cap_bytes(bytes(html), limits)
+            decoded = decode_html(data, http_charset=http_charset)
             text, encoding = decoded.text, decoded.encoding
+            if decoded.error:
+                return Extraction(url=url, encoding=encoding, error=f"undecodable page: {decoded.error}")
             root = parse_html(text)
         elif isinstance(html, str):
-            text = html
+            text, cut = cap_text(html, limits)
             root = parse_html(text)
         elif isinstance(html, etree._Element):
             root = _copy_tree(html)
             text = etree.tostring(root, encoding="unicode")
         else:
             raise TypeError(f"html must be bytes, str or an lxml element, not {type(html).__name__}")
+        check_tree(root, limits)
+        budget.check("parse")
     except ParseError as e:
         return Extraction(url=url, encoding=encoding, error=f"unparsable page: {e}")
+    except LimitExceeded as e:
+        return Extraction(url=url, encoding=encoding, error=str(e))
     except TypeError:
         raise
 
     try:
-        return _run(text, root, url, algorithm, algo_params, encoding, reference_time, timezone)
+        result = _run(text, root, url, algorithm, algo_params, encoding, reference_time, timezone, budget)
+        if cut:
+            cut_figures = {"cut_bytes": cut, "max_body_bytes": limits.max_body_bytes}
+            result = dataclasses.replace(result, figures=freeze({**result.figures, "limits": cut_figures}))
+        return result
+    except LimitExceeded as e:
+        return Extraction(url=url, encoding=encoding, error=str(e))
     except RecursionError:
         return Extraction(url=url, encoding=encoding, error="page nested too deeply to process")
     except Exception as e:  # a bad page must never escape as an exception
@@ -101,15 +130,19 @@ def _run(
     encoding: str | None,
     reference_time: datetime | None,
     timezone: str | None,
+    budget: Budget | None = None,
 ) -> Extraction:
+    budget = budget or Budget(None)
     meta = collect_page_meta(root)
     report = strip_noise(root)
     page = Page(html=text, root=root, url=url, meta=meta)
     stats = page.stats
+    budget.check("cleaning")
     short_threshold = getattr(algo_params, "short_threshold", SHORT_THRESHOLD_BYTES)
     cls = page.classification(short_threshold)
     body: BodyResult = REGISTRY[algorithm].run(page, algo_params)
     kind, entries, kind_figures = kind_and_entries(page)
+    budget.check("body extraction")
     produced_by = str(body.figures.get("chosen", algorithm))
     failures: dict[str, str] = {}
     title = _guarded("title", failures, find_title, page, body)
