@@ -1,4 +1,4 @@
-"""Subcommands over the stored crawl: ``newscrawl search``, ``pg-load``.
+"""Subcommands over the stored crawl: ``newscrawl search``, ``pg-load``, ``dedup-eval``.
 
 Each follows :mod:`newscrawl.cli`'s pattern (``add_<name>(subparsers)`` sets ``run``) and is listed in
 :data:`SUBCOMMANDS`, which :mod:`newscrawl.cli` appends to its own.
@@ -132,5 +132,39 @@ def run_pg_load(args: argparse.Namespace) -> int:
     return FAILED if sink.spilled else OK
 
 
+# --- dedup-eval ------------------------------------------------------------------------------------------
+
+
+def add_dedup_eval(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "dedup-eval", help="measure near-duplicate detection on pairs built from dataset pages",
+        description="Build same-text-other-chrome, repost and abridged copies of dataset pages at run time, "
+        "compare them and all distinct-article pairs by SimHash, and print recall, false pairs and precision "
+        "per Hamming threshold (as the banded index reports them).",
+    )
+    p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
+    p.add_argument("--limit", type=int, metavar="N", help="only the first N pages of each dataset")
+    p.add_argument("--max", type=int, default=15, metavar="K", help="thresholds 0..K (default: 15)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the template shuffle (default: 1)")
+    p.set_defaults(run=run_dedup_eval)
+
+
+def run_dedup_eval(args: argparse.Namespace) -> int:
+    import logging
+
+    from newscrawl.evaluation.datasets import open_dataset
+    from newscrawl.evaluation.dedup import dedup_table, evaluate_dedup
+
+    logging.getLogger("newscrawl.extract").setLevel(logging.CRITICAL)
+    try:
+        datasets = [open_dataset(d) for d in args.datasets if not Path(d).is_file()]
+    except ValueError as e:
+        print(f"newscrawl dedup-eval: {e}", file=sys.stderr)
+        return BAD_INPUT
+    report = evaluate_dedup(datasets, limit=args.limit, seed=args.seed)
+    print(dedup_table(report, range(args.max + 1)))
+    return OK
+
+
 #: the subcommands this module adds to ``newscrawl``
-SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_search, add_pg_load]
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_search, add_pg_load, add_dedup_eval]

@@ -25,6 +25,7 @@ EXPORT_FIELDS: tuple[str, ...] = (
     "crawled_at",
     "content_hash",
     "reason",
+    "duplicate_of",
 )
 
 #: internal fields, never exported
@@ -46,6 +47,7 @@ class NewsItem(scrapy.Item):
     crawled_at = scrapy.Field()  # ISO 8601, UTC
     content_hash = scrapy.Field()  # SHA-1 of text without white space
     reason = scrapy.Field()  # why the extractor was chosen
+    duplicate_of = scrapy.Field()  # canonical URL of the first stored near-copy of this text (SimHash)
     figures = scrapy.Field()  # optional: the numbers behind the extraction (NEWSCRAWL_EXPORT_FIGURES)
     # internal
     body = scrapy.Field()  # raw response bytes

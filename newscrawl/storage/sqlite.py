@@ -63,6 +63,11 @@ class SqliteSink:
         self._db = sqlite3.connect(self.path, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
+        # a database made before a record field existed gets the field's column
+        have = {row[1] for row in self._db.execute(f"PRAGMA table_info({TABLE})")}
+        for name in RECORD_FIELDS:
+            if name not in have:
+                self._db.execute(f"ALTER TABLE {TABLE} ADD COLUMN {name} TEXT")
         self._db.commit()
         if self.search:
             from newscrawl.storage.search import ensure_search_index  # search imports this module
