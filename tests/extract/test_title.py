@@ -92,6 +92,24 @@ def test_higher_level_heading_near_the_text_is_preferred():
     assert title(html) == ("全市新增三条公交线路", "heading:h1")
 
 
+def test_kicker_span_in_the_h1_is_dropped_when_the_declared_title_lacks_it():
+    html = page(
+        "<title>Council passes school budget - Example Times</title>",
+        "<h1><span class='kicker'>Education</span> Council passes school budget</h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council passes school budget", "heading:h1")
+
+
+def test_h1_pieces_are_kept_together_when_the_declared_title_has_them_all():
+    html = page(
+        "<title>Education: Council passes school budget - Example Times</title>",
+        "<h1><span class='kicker'>Education:</span> Council passes school budget</h1>",
+        body=BODY_EN,
+    )
+    assert title(html)[0] == "Education: Council passes school budget"
+
+
 def test_heading_that_is_the_site_name_is_skipped():
     html = page("<title>全市新增三条公交线路_新浪网</title>", "<h1>新浪网</h1>")
     assert title(html) == ("全市新增三条公交线路", "title-tag")

@@ -77,6 +77,8 @@ MIN_HEADING_CHARS = 2
 _HEADING_TAGS = frozenset(HEADING_TAGS)
 #: "Site name: headline" -- a colon splits only when what precedes it is a site or channel name
 _SITE_PREFIX = re.compile(r"^([^:：]{2,30})\s*[:：]\s*(?=\S)")
+#: separators and breadcrumb arrows left at the ends of a heading piece
+_PIECE_STRIP = " |:：-–—·•>〉»›/"
 _NON_WORD = re.compile(r"[\W_]+")
 _SPACE = re.compile(r"\s+")
 
@@ -251,6 +253,7 @@ class Heading(NamedTuple):
     tag: str
     text: str
     near: bool  # found near the start of the main text (seed 003's rule), not only as the page's first <h1>
+    element: Element | None = None
 
 
 def find_heading(page: Page, body: BodyResult, site: SiteContext | None = None) -> Heading | None:
@@ -261,7 +264,7 @@ def find_heading(page: Page, body: BodyResult, site: SiteContext | None = None) 
     """
     stats = page.stats
     anchor = text_anchor(page, body)
-    best: tuple[tuple[int, int], str, str] | None = None
+    best: tuple[tuple[int, int], str, str, Element] | None = None
     if anchor is not None:
         elements, line = stats.elements, stats.line
         line_a = line[anchor]
@@ -281,14 +284,14 @@ def find_heading(page: Page, body: BodyResult, site: SiteContext | None = None) 
                 continue
             text = _heading_text(elements[i], site)
             if text:
-                best = (rank, tag, text)
+                best = (rank, tag, text, elements[i])
     if best is not None and best[1] == "h1":
-        return Heading(best[1], best[2], True)
+        return Heading(best[1], best[2], True, best[3])
     for h in page.root.iter("h1"):
         text = _heading_text(h, site)
         if text:
-            return Heading("h1", text, False)
-    return Heading(best[1], best[2], True) if best else None
+            return Heading("h1", text, False, h)
+    return Heading(best[1], best[2], True, best[3]) if best else None
 
 
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[^\W_]+")
@@ -301,6 +304,35 @@ def overlap(a: str, b: str) -> float:
     if not ta or not tb:
         return 0.0
     return len(ta & tb) / min(len(ta), len(tb))
+
+
+def _tokens(text: str) -> set[str]:
+    return set(_TOKEN.findall(text.lower()))
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def refine_heading(heading: Heading, reference: str | None) -> str:
+    """The heading without a kicker or subtitle in its own child element, when the declared title says so.
+
+    ``<h1><span>Tunesien</span> Große Aufgaben für die neue Regierung</h1>`` with the declared title
+    "Große Aufgaben für die neue Regierung" gives the second piece: the piece whose words match the
+    reference (Jaccard) better than the whole heading does.
+    """
+    el = heading.element
+    if el is None or not reference or len(el) == 0:
+        return heading.text
+    pieces = [clip("".join(child.itertext())) for child in el]
+    own = clip((el.text or "") + " ".join(child.tail or "" for child in el))
+    candidates = [p.strip(_PIECE_STRIP) for p in (*pieces, own) if p]
+    candidates = [p for p in candidates if len(_compact(p)) >= MIN_HEADING_CHARS]
+    if len(candidates) < 2:
+        return heading.text
+    ref = _tokens(reference)
+    best = max(candidates, key=lambda p: _jaccard(_tokens(p), ref))
+    return best if _jaccard(_tokens(best), ref) > _jaccard(_tokens(heading.text), ref) else heading.text
 
 
 def find_title(page: Page, body: BodyResult) -> Found:
@@ -318,7 +350,10 @@ def find_title(page: Page, body: BodyResult) -> Found:
         backing = [v for v in (declared_raw, meta.title) if v]
         supported = any(overlap(text, v) >= SUPPORT_OVERLAP for v in backing)
         if supported or (tag == "h1" and (not backing or heading.near)):
-            return Found(text, f"heading:{tag}")
+            reference = clean_title(declared_raw, site) if declared_raw else None
+            if not reference and meta.title:
+                reference = clean_title(meta.title, site)
+            return Found(refine_heading(heading, reference), f"heading:{tag}")
     if declared:
         value = clip(clean_title(declared[1], site, heading_text, meta.title))
         if value:
