@@ -171,12 +171,14 @@ def summary(stats: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # python -m newscrawl.demo [DIR]: serve the demo site (or DIR) until Ctrl-C
+    import sys
     import time
 
-    with serve() as base:
-        print(f"serving {DEMO_DIR} at {base}/ -- crawl it with:")
-        print(f"  scrapy crawl demo -s NEWSCRAWL_REPLAY_PREFIX={base}/ -O demo.jsonl")
+    site = Path(sys.argv[1]) if len(sys.argv) > 1 else DEMO_DIR
+    with serve(site) as base:
+        print(f"serving {site} at {base}/ -- crawl it with:", flush=True)
+        print(f"  scrapy crawl demo -s NEWSCRAWL_REPLAY_PREFIX={base}/ -O demo.jsonl", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             while True:
                 time.sleep(3600)
