@@ -17,8 +17,11 @@ region of running prose. Features (all in ``figures``):
 
 Decision: an article when the prose region is long (``>= PROSE_ARTICLE_CHARS``), or the page declares
 itself an article or shows its headline, with some prose; otherwise a list when it has at least
-``MIN_ARTICLE_LINKS`` headline links, else an article. Measured on the datasets (all article pages) and
-the hand-written portal list fixtures: see tests/extract/test_pagekind.py and the commit message.
+``MIN_ARTICLE_LINKS`` headline links, else an article.
+
+Measured (all pages of each set are articles): false lists 0/69 chinese-wce, 0/199 daniel-zh,
+0/181 scrapinghub, 0/497 trafilatura, 0/62 gne-pages; on the hand-written portal fixtures
+(tests/fixtures/lists: 17 list pages, 11 chrome-heavy articles) 28/28 right.
 """
 
 from __future__ import annotations
