@@ -1,4 +1,4 @@
-"""Subcommands over the stored crawl: ``newscrawl search``, ``pg-load``, ``dedup-eval``.
+"""Subcommands over the stored crawl: ``newscrawl search``, ``export``, ``pg-load``, ``dedup-eval``.
 
 Each follows :mod:`newscrawl.cli`'s pattern (``add_<name>(subparsers)`` sets ``run``) and is listed in
 :data:`SUBCOMMANDS`, which :mod:`newscrawl.cli` appends to its own.
@@ -89,6 +89,53 @@ def run_search(args: argparse.Namespace) -> int:
     return OK
 
 
+# --- export ----------------------------------------------------------------------------------------------
+
+
+def add_export(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "export", help="export the stored crawl (Elasticsearch/OpenSearch bulk NDJSON, JSONL)",
+        description="Write every stored record. es-bulk: the _bulk API's NDJSON (action + document lines, "
+        "_id = SHA-1 of the canonical URL); create the index first with data/es/mapping.json. "
+        "jsonl: one record per line.",
+    )
+    p.add_argument("--format", "-f", choices=("es-bulk", "jsonl"), default="es-bulk")
+    _db_option(p)
+    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    p.add_argument("--index", default="newscrawl", help="index name in action lines (default: %(default)s)")
+    p.set_defaults(run=run_export)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from newscrawl.storage.export import es_bulk_lines, stored_records
+
+    db = _open_db(args.db, "export")
+    if db is None:
+        return BAD_INPUT
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    count = 0
+    try:
+        records = stored_records(db)
+        if args.format == "es-bulk":
+            for n, line in enumerate(es_bulk_lines(records, args.index)):
+                out.write(line + "\n")
+                count += n % 2
+        else:
+            for record in records:
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                count += 1
+    except sqlite3.Error as e:
+        print(f"newscrawl export: {args.db}: {e}", file=sys.stderr)
+        return FAILED
+    finally:
+        db.close()
+        if args.output:
+            out.close()
+    if args.output:
+        print(f"newscrawl export: {count} records to {args.output}", file=sys.stderr)
+    return OK
+
+
 # --- pg-load ---------------------------------------------------------------------------------------------
 
 
@@ -167,4 +214,4 @@ def run_dedup_eval(args: argparse.Namespace) -> int:
 
 
 #: the subcommands this module adds to ``newscrawl``
-SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_search, add_pg_load, add_dedup_eval]
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_search, add_export, add_pg_load, add_dedup_eval]
