@@ -108,9 +108,11 @@ LENIENT_ERRORS_MIN = 2
 #: UTF-8 with stray bytes: valid multi-byte characters must outnumber bad sequences this many times
 #: (GBK read as UTF-8 gives about 1 valid 2-byte character per 3 errors; measured on chinese-wce)
 UTF8_VALID_PER_ERROR = 4
-#: share of control bytes (not tab, newline, form feed, carriage return, escape) that marks binary data;
-#: text pages have none, uniformly random bytes about 10.5%
+#: share of control bytes (not NUL, tab, newline, form feed, carriage return, escape) that marks binary
+#: data; text pages have none, compressed or random bytes about 10%
 BINARY_CONTROL_SHARE = 0.05
+#: share of NUL bytes that marks binary data (images, fonts, executables) when not UTF-16
+BINARY_NUL_SHARE = 0.3
 #: share of high bytes that must come in high-high pairs before a Chinese reading is tried (GBK ~1.0,
 #: Big5 ~0.6, windows-1252 Western text ~0)
 HIGH_PAIR_SHARE_MIN = 0.3
@@ -138,7 +140,8 @@ COMMON_HANZI = frozenset(
     "北取共今切市"
 )
 
-_CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27)) + b"\x7f"
+# control bytes other than NUL (which text pages sometimes carry by the hundred) and white space / ESC
+_CONTROL_BYTES = bytes(b for b in range(1, 32) if b not in (9, 10, 12, 13, 27)) + b"\x7f"
 _HIGH_BYTES = bytes(range(128, 256))
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _CJK_OR_PUNCT_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+")
@@ -356,9 +359,16 @@ def _looks_utf16(data: bytes) -> str | None:
     return None
 
 
-def _binary_share(data: bytes) -> float:
+def _binary_reason(data: bytes) -> str | None:
+    """Why ``data`` is binary rather than text (control bytes, or mostly NUL), or None."""
     sample = data[:BINARY_SAMPLE_BYTES]
-    return (len(sample) - len(sample.translate(None, _CONTROL_BYTES))) / len(sample)
+    control = (len(sample) - len(sample.translate(None, _CONTROL_BYTES))) / len(sample)
+    if control > BINARY_CONTROL_SHARE:
+        return f"{control:.0%} control bytes"
+    nul = sample.count(0) / len(sample)
+    if nul > BINARY_NUL_SHARE:
+        return f"{nul:.0%} NUL bytes"
+    return None
 
 
 _Step = tuple[str, str]  # (Latin codec the text was mis-read with, codec of the bytes underneath)
@@ -434,14 +444,10 @@ def decode_html(data: bytes, *, http_charset: str | None = None) -> Decoded:
         utf16 = _looks_utf16(data)
         if utf16:
             return Decoded(data.decode(utf16, "replace"), utf16, "utf-16")
-    share = _binary_share(data)
-    if share > BINARY_CONTROL_SHARE:
-        return Decoded(
-            data.decode("utf-8", "replace"),
-            "utf-8",
-            "binary",
-            error=f"binary data, not text ({share:.0%} control bytes)",
-        )
+    binary = _binary_reason(data)
+    if binary:
+        text = data.decode("utf-8", "replace")
+        return Decoded(text, "utf-8", "binary", error=f"binary data, not text ({binary})")
 
     if data.isascii():
         declared = _declared_codecs(data, http_charset)
