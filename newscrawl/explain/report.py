@@ -220,6 +220,8 @@ def scedd_chart(sig: Mapping[str, Any]) -> str:
         f"line_sum·{sig['bottom_coef']:g}."
         f" Leader A: {leader.get('path')} (line {leader.get('line')}). Rejected candidates: {rejected}."
     )
+    if leader and any(r["node"] == leader.get("node") for r in sig["rejected"]):
+        caption += " The search ran out of candidates or rounds, so A is the last rejected node."
     return svg + f'<p class="caption">{esc(caption)}</p>'
 
 

@@ -220,7 +220,8 @@ def chart(
             )
         else:
             out.append(f'<circle cx="{x}" cy="{y}" r="7" fill="none" stroke="{c}" stroke-width="2.5"/>')
-        out.append(f'<text x="{x}" y="{y}" dx="9" dy="-7" class="label" fill="{c}">{esc(m.label)}</text>')
+        dy = 16 if m.shape == "cross" else -7  # crosses label below, rings above: both stay legible
+        out.append(f'<text x="{x}" y="{y}" dx="9" dy="{dy}" class="label" fill="{c}">{esc(m.label)}</text>')
     out.append(_legend(series, hlines, bands, left))
     out.append("</svg>")
     return "".join(out)

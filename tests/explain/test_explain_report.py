@@ -158,3 +158,11 @@ def test_nice_ticks_cover_the_range():
     ticks = nice_ticks(0, 59.6)
     assert ticks[0] <= 0 and ticks[-1] >= 59.6
     assert 3 <= len(ticks) <= 8
+
+
+def test_scedd_caption_says_when_the_leader_is_a_rejected_node():
+    page = f"<html><body><div>{SENTENCE * 3}</div><p>短句一</p><p>短句二</p></body></html>"
+    facts = explain(page, algorithm="scedd", top_coef=0.99, bottom_coef=0.995)
+    sig = facts["signals"]["scedd"]
+    assert sig["leader"]["node"] in [r["node"] for r in sig["rejected"]]
+    assert "A is the last rejected node" in render_html(facts)
