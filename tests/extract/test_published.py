@@ -303,6 +303,19 @@ def test_dateparser_answer_needs_a_written_year():
     assert parse_value("vor 3 Tagen") is None
 
 
+def test_month_precision_value_is_not_a_day():
+    assert parse_value("2017/01") is None
+
+
+def test_month_precision_meta_falls_through_to_a_full_date():
+    head = '<meta name="citation_date" content="2017/01"><meta name="dc.date" content="2017-01-30">'
+    assert published(page(head)) == ("2017-01-30T00:00:00+08:00", "meta:dc.date")
+
+
+def test_dateparser_reads_a_written_month_in_another_language():
+    assert parse_value("الأربعاء، 07 أكتوبر 2020 - 12:09 م") == datetime(2020, 10, 7, 12, 9)
+
+
 def test_e_mail_style_date():
     assert parse_value("Fri, 05 Mar 2021 10:00:00 GMT").isoformat() == "2021-03-05T10:00:00+00:00"
 

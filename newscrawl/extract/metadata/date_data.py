@@ -45,6 +45,7 @@ PUBLISHED_META_KEYS: tuple[str, ...] = (
     "shareaholic:article_published_time",
     "vr:published_time",
     "bt:pubdate",
+    "prism.publicationdate",
     "citation_publication_date",
     "citation_date",
     "citation_online_date",

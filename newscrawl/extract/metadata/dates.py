@@ -354,9 +354,19 @@ def parse_value(
     return when
 
 
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_NUMBER = re.compile(r"\d+")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
 def _dateparser(value: str, reference: datetime | None, languages: list[str] | None) -> datetime | None:
-    """dateparser on a short value, accepted only when the year it reads is written in the value."""
-    if not re.search(r"(?:19|20)\d\d", value):
+    """dateparser on a short value that names a day, accepted only when the year it reads is written in
+    the value. A value must hold three numbers, or two and a word (``07 أكتوبر 2020``): dateparser turns
+    ``2017/01`` into January 1 and ``1988`` into November 1."""
+    if not _YEAR.search(value):
+        return None
+    numbers = len(_NUMBER.findall(value))
+    if numbers < 2 or (numbers == 2 and not _WORD.search(value)):
         return None
     import dateparser  # imported on first use: it takes tens of milliseconds to load
 

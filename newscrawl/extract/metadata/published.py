@@ -30,6 +30,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from lxml import etree
+
 from newscrawl.extract.document import Element
 from newscrawl.extract.metadata.date_data import (
     JSON_LD_ARTICLE_TYPES,
@@ -52,7 +54,7 @@ PROSE_CHARS = 120
 #: characters kept from the start of a prose piece (press datelines open the first paragraph)
 DATELINE_CHARS = 40
 #: characters of the page's visible text searched by the last-resort rule
-PAGE_TEXT_CHARS = 10_000
+PAGE_TEXT_CHARS = 30_000
 #: characters of raw source searched for script-embedded publish times
 SCRIPT_CHARS = 1_000_000
 
@@ -413,6 +415,6 @@ def _from_script(html: str, reference: datetime | None, zone: tzinfo) -> datetim
 
 
 def _from_page_text(page: Page, reference: datetime | None, month_first: bool) -> datetime | None:
-    text = _text_after(page.body, PAGE_TEXT_CHARS, include_self=True, prose=PROSE_CHARS)
+    text = etree.tostring(page.body, method="text", encoding="unicode", with_tail=False)[:PAGE_TEXT_CHARS]
     hit = _pick(find_dates(text, reference=reference, month_first=month_first, relative=False))
     return hit.when if hit else None
