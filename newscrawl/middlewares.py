@@ -1,4 +1,4 @@
-"""Downloader middlewares: web-archive replay and incremental skipping of stored articles."""
+"""Downloader middlewares: web-archive replay, incremental skipping of stored articles, and robots.txt."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ from typing import Any
 
 from scrapy import Request
 from scrapy.crawler import Crawler
+from scrapy.downloadermiddlewares import robotstxt
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
 from scrapy.statscollectors import StatsCollector
+from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet.defer import Deferred
 
 from newscrawl.pipelines.storage import DEFAULT_SQLITE_PATH
 from newscrawl.storage.sqlite import SqliteSink
@@ -109,3 +113,26 @@ class StoredArticlesMiddleware:
                 self.stats.inc_value("newscrawl/skipped/stored")
             raise IgnoreRequest(f"already stored: {request.url}")
         return None
+
+
+class RobotsTxtMiddleware(robotstxt.RobotsTxtMiddleware):
+    """Scrapy's robots.txt middleware with the wait for a robots.txt still in flight fixed.
+
+    Scrapy 2.19 has every request that arrives while a host's robots.txt is downloading await the same
+    Deferred; the first waiter's callback consumes the result, so the other waiters get ``None`` and go
+    ahead unchecked (seen here when a resumed JOBDIR crawl fetched a disallowed page). Each waiter gets
+    its own Deferred, relayed from the shared one, as Scrapy did before scrapy/scrapy#6802.
+    """
+
+    async def robot_parser(self, request: Request) -> Any:
+        pending = self._parsers.get(urlparse_cached(request).netloc)
+        if not isinstance(pending, Deferred):
+            return await super().robot_parser(request)
+        mine: Deferred[Any] = Deferred()
+
+        def relay(result: Any) -> Any:
+            mine.callback(result)
+            return result  # leave the result for the next waiter
+
+        pending.addCallback(relay)
+        return await maybe_deferred_to_future(mine)

@@ -12,6 +12,9 @@ NEWSCRAWL_SINK_BATCH_SIZE  records per database write
 NEWSCRAWL_SEARCH_INDEX     keep the full-text (FTS5) index in the SQLite database (``newscrawl search``)
 NEWSCRAWL_DEDUP            mark near-duplicates: ``duplicate_of`` = the first copy's canonical URL (SimHash)
 NEWSCRAWL_DUPLICATE_MAX_DISTANCE  Hamming bits within which two texts are near-duplicates
+NEWSCRAWL_REDIS_URL        Redis shared by crawler processes (setting or environment variable; unset: one process)
+NEWSCRAWL_REDIS_PREFIX     prefix of the crawl's Redis keys (one per crawl job)
+NEWSCRAWL_REDIS_IDLE_CLOSE seconds the shared queue stays empty before a process closes
 NEWSCRAWL_POSTGRES_DSN     PostgreSQL to upsert records into too (setting or environment variable; unset: off)
 NEWSCRAWL_POSTGRES_SPILL   JSONL file for records PostgreSQL never took (``newscrawl pg-load`` reloads it)
 NEWSCRAWL_INCREMENTAL      skip article URLs already stored in the SQLite database
@@ -46,12 +49,17 @@ RETRY_TIMES = 2
 
 # -- components -----------------------------------------------------------------------------------------
 DOWNLOADER_MIDDLEWARES = {
+    # Scrapy's, fixed: requests waiting for a robots.txt in flight were let through unchecked
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "newscrawl.middlewares.RobotsTxtMiddleware": 100,
     # after OffsiteMiddleware (50): only on-site article requests are looked up
     "newscrawl.middlewares.StoredArticlesMiddleware": 55,
     # after RobotsTxtMiddleware (100), so offsite, incremental and robots.txt rules apply to the original
     # URLs (robots.txt itself is then fetched through the replay prefix); before the cache (900)
     "newscrawl.middlewares.ReplayMiddleware": 120,
 }
+# distributed crawling: installs the Redis scheduler when NEWSCRAWL_REDIS_URL is set, nothing otherwise
+ADDONS = {"newscrawl.distributed.RedisAddon": 0}
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extraction.ExtractionPipeline": 300,
     "newscrawl.pipelines.record.RecordPipeline": 400,

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
+from twisted.internet.defer import Deferred
 
-from newscrawl.middlewares import ORIGINAL_URL_META, ReplayMiddleware, StoredArticlesMiddleware
+from newscrawl.middlewares import (
+    ORIGINAL_URL_META,
+    ReplayMiddleware,
+    RobotsTxtMiddleware,
+    StoredArticlesMiddleware,
+)
 from newscrawl.storage.sqlite import SqliteSink
 
 PREFIX = "http://127.0.0.1:8080/"
@@ -100,3 +108,21 @@ def test_missing_database_means_nothing_is_stored(make_spider, tmp_path):
 def test_incremental_can_be_switched_off(make_spider):
     with pytest.raises(NotConfigured):
         build_from_crawler(StoredArticlesMiddleware, make_spider({"NEWSCRAWL_INCREMENTAL": False}).crawler)
+
+
+# -- robots.txt -----------------------------------------------------------------------------------------
+
+
+def test_every_request_waiting_for_robots_txt_gets_the_parser(make_spider):
+    mw = build_from_crawler(RobotsTxtMiddleware, make_spider({"ROBOTSTXT_OBEY": True}).crawler)
+    parser = object()
+
+    async def three_requests_wait_then_robots_txt_arrives() -> list:
+        in_flight: Deferred = Deferred()
+        mw._parsers["news.example.cn"] = in_flight  # robots.txt of that host is being downloaded
+        waiting = [asyncio.ensure_future(mw.robot_parser(Request(f"{URL}?n={n}"))) for n in range(3)]
+        await asyncio.sleep(0)
+        in_flight.callback(parser)
+        return await asyncio.gather(*waiting)
+
+    assert asyncio.run(three_requests_wait_then_robots_txt_arrives()) == [parser, parser, parser]
