@@ -1,0 +1,102 @@
+"""Per-page limits: each one named, overridable, and applied the documented way."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extract import ALGORITHMS, Limits, extract
+from newscrawl.extract.document import parse_html
+from newscrawl.extract.limits import Budget, LimitExceeded, cap_bytes, cap_text, check_tree
+
+ARTICLE = "<html><body><h1>Title</h1>" + "<p>" + "正文内容很长。" * 60 + "</p>" * 3 + "</body></html>"
+
+
+def nested(tag: str, depth: int) -> str:
+    return "<html><body>" + f"<{tag}>x" * depth + "deep" + f"</{tag}>" * depth + "</body></html>"
+
+
+def test_defaults_are_named_and_on() -> None:
+    lim = Limits()
+    assert lim.max_body_bytes and lim.max_nodes and lim.max_depth and lim.time_budget
+
+
+@pytest.mark.parametrize(
+    "field,value", [("max_nodes", 0), ("max_depth", -1), ("time_budget", 0), ("max_body_bytes", 1.5)]
+)
+def test_bad_limit_values_raise_early(field: str, value: float) -> None:
+    with pytest.raises(ValueError, match=field):
+        Limits(**{field: value})
+
+
+def test_cap_bytes_cuts_before_a_tag() -> None:
+    data, cut = cap_bytes(b"<p>one</p><p>two</p>", Limits(max_body_bytes=14))
+    assert (data, cut) == (b"<p>one</p>", 10)
+
+
+def test_cap_bytes_leaves_small_pages_alone() -> None:
+    assert cap_bytes(b"<p>x</p>", Limits()) == (b"<p>x</p>", 0)
+
+
+def test_cap_text_counts_characters() -> None:
+    assert cap_text("<p>一二三</p><p>四</p>", Limits(max_body_bytes=12))[0] == "<p>一二三</p>"
+
+
+def test_oversized_page_is_cut_and_still_extracted() -> None:
+    html = ARTICLE.encode() + b"<div>" + b"<p>tail</p>" * 10_000 + b"</div>"
+    r = extract(html, limits=Limits(max_body_bytes=len(ARTICLE.encode()) + 100))
+    assert r.error is None and "正文内容很长" in r.text
+    assert r.figures["limits"]["cut_bytes"] > 100_000
+
+
+def test_too_many_elements_gives_an_error_naming_the_limit() -> None:
+    html = "<html><body>" + "<p>x</p>" * 500 + "</body></html>"
+    r = extract(html, limits=Limits(max_nodes=100))
+    assert r.error and "max_nodes=100" in r.error and r.text == ""
+
+
+def test_check_tree_counts_elements() -> None:
+    assert check_tree(parse_html("<p>a</p><p>b</p>"), Limits()) == 4  # html, body, p, p
+
+
+def test_deep_page_gives_an_error_naming_the_depth_limit() -> None:
+    r = extract(nested("div", 300))
+    assert r.error and "max_depth=200" in r.error
+
+
+def test_depth_limit_is_overridable() -> None:
+    html = nested("div", 60)
+    assert extract(html).error is None
+    r = extract(html, limits=Limits(max_depth=50))
+    assert r.error and "max_depth=50" in r.error
+
+
+def test_unlimited_lets_a_deep_page_through_without_crashing() -> None:
+    r = extract(nested("div", 100_000), limits=Limits.unlimited())
+    assert r.error is None and isinstance(r.text, str)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("tag", ["div", "b", "span", "table"])
+def test_100000_deep_nesting_gives_a_clean_error_for_every_algorithm(tag: str, algorithm: str) -> None:
+    r = extract(nested(tag, 100_000), algorithm=algorithm)
+    assert r.error and "max_depth" in r.error
+
+
+def test_spent_budget_raises_limit_exceeded_naming_the_stage() -> None:
+    budget = Budget(1e-9)
+    with pytest.raises(LimitExceeded, match="after parse") as e:
+        budget.check("parse")
+    assert e.value.limit == "time_budget"
+
+
+def test_no_budget_never_raises() -> None:
+    Budget(None).check("anything")
+
+
+def test_page_over_the_time_budget_gives_an_error() -> None:
+    r = extract(ARTICLE, limits=Limits(time_budget=1e-9))
+    assert r.error and "time_budget" in r.error
+
+
+def test_limits_do_not_change_a_normal_extraction() -> None:
+    assert extract(ARTICLE) == extract(ARTICLE, limits=Limits.unlimited())
