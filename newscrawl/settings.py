@@ -12,7 +12,7 @@ NEWSCRAWL_SINK_BATCH_SIZE  records per database write
 NEWSCRAWL_SEARCH_INDEX     keep the full-text (FTS5) index in the SQLite database (``newscrawl search``)
 NEWSCRAWL_DEDUP            mark near-duplicates: ``duplicate_of`` = the first copy's canonical URL (SimHash)
 NEWSCRAWL_DUPLICATE_MAX_DISTANCE  Hamming bits within which two texts are near-duplicates
-NEWSCRAWL_REDIS_URL        Redis shared by crawler processes (setting or environment variable; unset: one process)
+NEWSCRAWL_REDIS_URL        Redis shared by crawler processes (setting or environment variable; unset: off)
 NEWSCRAWL_REDIS_PREFIX     prefix of the crawl's Redis keys (one per crawl job)
 NEWSCRAWL_REDIS_IDLE_CLOSE seconds the shared queue stays empty before a process closes
 NEWSCRAWL_POSTGRES_DSN     PostgreSQL to upsert records into too (setting or environment variable; unset: off)

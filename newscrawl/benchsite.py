@@ -1,0 +1,188 @@
+"""A generated news portal served on 127.0.0.1, for crawl benchmarks and distributed-crawl tests.
+
+The portal has a home page, ``ceil(articles / per_page)`` paginated list pages (each linking the next
+one and ``per_page`` articles) and the articles: invented Chinese news, generated from a seed, of a
+few hundred characters in portal-like chrome. Every GET is counted per path, so a test can check that
+each page was fetched exactly once.
+
+>>> with serve(articles=3, per_page=2) as site:
+...     import urllib.request
+...     _ = urllib.request.urlopen(site.base_url + "/").read()
+...     site.hits["/"]
+1
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+SITE_NAME = "bench"
+DEFAULT_PER_PAGE = 50
+#: phrases the generated articles are made of (invented, no real news)
+_PHRASES = (
+    "临江市今天召开新闻发布会", "介绍了今年以来城市建设的进展", "相关负责人表示", "下一步将继续推进",
+    "老旧小区改造工作", "截至目前已完成投资", "市民普遍反映", "交通出行更加便利", "青禾县农业部门",
+    "冬季蔬菜供应充足", "价格总体保持稳定", "专家认为", "这一做法值得推广", "据统计", "同比增长",
+    "记者在现场看到", "工作人员正在有序施工", "预计明年上半年完工", "有关部门提醒", "注意出行安全",
+    "科技园区新增企业", "人工智能产业快速发展", "高校毕业生就业形势", "总体平稳向好", "文化活动丰富多彩",
+)
+
+
+def article_path(n: int) -> str:
+    return f"/news/2026-11-{1 + n % 28:02d}/doc-i{n:08d}.shtml"
+
+
+def list_path(k: int) -> str:
+    return "/list/index.html" if k == 0 else f"/list/index_{k + 1}.html"
+
+
+def _chrome(title: str, body: str) -> str:
+    nav = "".join(f'<a href="/list/index.html">频道{i}</a> ' for i in range(8))
+    return (
+        f'<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>{title}_临江新闻网</title>'
+        f'</head><body><div class="nav">{nav}</div>{body}'
+        '<div class="footer">关于我们 | 联系方式 | 版权所有 临江新闻网</div></body></html>'
+    )
+
+
+def article_html(n: int) -> str:
+    rnd = random.Random(n)
+    title = f"第{n}号新闻：" + "".join(rnd.sample(_PHRASES, 2))
+    paragraphs = [
+        "，".join(rnd.choice(_PHRASES) for _ in range(rnd.randint(4, 8))) + "。"
+        for _ in range(rnd.randint(3, 6))
+    ]
+    day = 1 + n % 28
+    body = (
+        f'<div class="article"><h1 class="main-title">{title}</h1>'
+        f'<div class="date-source"><span class="date">2026年11月{day:02d}日 {8 + n % 12:02d}:30</span>'
+        f" 来源：临江日报</div>"
+        + "".join(f"<p>{p}</p>" for p in paragraphs)
+        + "</div>"
+    )
+    return _chrome(title, body)
+
+
+def list_html(k: int, articles: int, per_page: int) -> str:
+    first = k * per_page
+    items = "".join(
+        f'<li><a href="{article_path(n)}">第{n}号新闻</a></li>'
+        for n in range(first, min(articles, first + per_page))
+    )
+    pages = -(-articles // per_page)
+    more = f'<a class="next" href="{list_path(k + 1)}">下一页</a>' if k + 1 < pages else ""
+    return _chrome(f"新闻列表 第{k + 1}页", f'<ul class="list">{items}</ul>{more}')
+
+
+def home_html() -> str:
+    return _chrome("临江新闻网", f'<a href="{list_path(0)}">滚动新闻</a>')
+
+
+def site_toml(base_url: str) -> str:
+    """The site file of the generated portal at ``base_url`` (``http://127.0.0.1:PORT``)."""
+    host = base_url.split("://", 1)[1]
+    escaped = host.replace(".", r"\.")
+    return f"""name = "{SITE_NAME}"
+description = "generated portal for crawl benchmarks (newscrawl.benchsite)"
+allowed_domains = ["127.0.0.1"]
+timezone = "Asia/Shanghai"
+language = "zh"
+
+[start]
+pages = ["{base_url}/"]
+
+[patterns]
+article = ['^http://{escaped}/news/\\d{{4}}-\\d{{2}}-\\d{{2}}/doc-i\\d{{8}}\\.shtml$']
+list = ['^http://{escaped}/list/index(?:_\\d+)?\\.html$']
+
+[settings]
+ROBOTSTXT_OBEY = false
+DOWNLOAD_DELAY = 0
+AUTOTHROTTLE_ENABLED = false
+CONCURRENT_REQUESTS = 32
+CONCURRENT_REQUESTS_PER_DOMAIN = 32
+DEPTH_LIMIT = 0
+"""
+
+
+@dataclass
+class GeneratedSite:
+    base_url: str
+    articles: int
+    per_page: int
+    hits: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def pages(self) -> list[str]:
+        """Every path of the portal."""
+        lists = -(-self.articles // self.per_page)
+        return ["/", *(list_path(k) for k in range(lists)), *(article_path(n) for n in range(self.articles))]
+
+    def write_site_file(self, folder: Path) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{SITE_NAME}.toml"
+        path.write_text(site_toml(self.base_url), encoding="utf-8")
+        return path
+
+
+def _handler(site: GeneratedSite, delay: float, lock: threading.Lock) -> type[BaseHTTPRequestHandler]:
+    by_path = {article_path(n): n for n in range(site.articles)}
+    lists = {list_path(k): k for k in range(-(-site.articles // site.per_page))}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            path = self.path.split("?", 1)[0]
+            with lock:
+                site.hits[path] += 1
+            if delay:
+                time.sleep(delay)
+            if path == "/":
+                page: str | None = home_html()
+            elif path in lists:
+                page = list_html(lists[path], site.articles, site.per_page)
+            elif path in by_path:
+                page = article_html(by_path[path])
+            else:
+                page = None
+            body = (page or "not found").encode("utf-8")
+            self.send_response(200 if page else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            pass
+
+    return Handler
+
+
+@contextmanager
+def serve(
+    articles: int = 5000, per_page: int = DEFAULT_PER_PAGE, delay: float = 0.0
+) -> Iterator[GeneratedSite]:
+    """Serve a portal of ``articles`` articles on a free loopback port for the ``with`` block.
+
+    ``delay`` seconds are spent on every response (a slower server, as over a network).
+    """
+    site = GeneratedSite("", articles, per_page)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(site, delay, threading.Lock()))
+    server.daemon_threads = True
+    site.base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, name="benchsite", daemon=True)
+    thread.start()
+    try:
+        yield site
+    finally:
+        server.shutdown()
+        server.server_close()
