@@ -45,6 +45,21 @@ def _quiet_library_logs() -> None:
     logging.getLogger("newscrawl.extract").setLevel(logging.CRITICAL)
 
 
+def _git_revision() -> str | None:
+    """``commit <short id>`` of the working directory's checkout (noting uncommitted changes), if any."""
+    import subprocess
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout.strip()
+
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return f"commit {head}" + (" with uncommitted changes" if dirty else "")
+
+
 def _pick_algorithms(chosen: Sequence[str] | None, default: str = "auto") -> list[str]:
     if not chosen:
         return [default]
@@ -195,7 +210,8 @@ def run_eval(args: argparse.Namespace) -> int:
         command = "newscrawl " + shlex.join(args.argv)
         when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
-        args.markdown.write_text(markdown_report(runs, command, when, __version__), encoding="utf-8")
+        report = markdown_report(runs, command, when, __version__, _git_revision())
+        args.markdown.write_text(report, encoding="utf-8")
     if args.explain_failures:
         from newscrawl.evaluation.failures import write_failure_reports
 

@@ -53,3 +53,8 @@ def test_a_floor_that_is_not_a_number_is_refused(tmp_path):
     (tmp_path / "f.toml").write_text('[news.auto]\nsh_f1 = "high"\n')
     with pytest.raises(ValueError, match="news.auto.sh_f1"):
         load_floors(tmp_path / "f.toml")
+
+
+def test_the_report_names_the_revision_when_known():
+    md = markdown_report(RUNS, "newscrawl eval x", "2030-01-01 00:00 UTC", "9.9", "commit abc1234")
+    assert "9.9 at commit abc1234 on 2030-01-01" in md
