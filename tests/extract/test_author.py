@@ -93,6 +93,11 @@ def test_byline_class_drops_posted_by_and_the_date():
     assert author(page(top=top, en=True)) == ("Jane Doe", "byline:class")
 
 
+def test_link_to_an_author_page():
+    top = '<a href="/author/jane-doe/">Jane Doe</a>'
+    assert author(page(top=top, en=True)) == ("Jane Doe", "byline:link")
+
+
 # --- lines near the text ---------------------------------------------------------------------------
 
 
@@ -122,6 +127,22 @@ def test_closing_bracket_byline_at_the_end_of_the_text():
 
 def test_reporter_survey_menu_is_not_a_byline():
     assert author(page(top="记者调查 民意调查")) == (None, None)
+
+
+def test_bare_name_closing_the_text():
+    assert author(page(last="Jane Doe", en=True)) == ("Jane Doe", "line:name")
+
+
+def test_bare_sentence_closing_the_text_is_not_a_name():
+    assert author(page(last="Read more.", en=True)) == (None, None)
+
+
+def test_bare_chinese_name_right_above_the_text():
+    assert author(page(top="胡平")) == ("胡平", "line:name")
+
+
+def test_short_chinese_furniture_above_the_text_is_not_a_name():
+    assert author(page(top="打印本页")) == (None, None)
 
 
 def test_editor_when_no_writer_is_named():

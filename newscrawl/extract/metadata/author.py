@@ -27,10 +27,10 @@ from collections.abc import Iterable, Iterator
 from lxml import etree
 
 from newscrawl.extract.document import Element, collapse
-from newscrawl.extract.metadata.title import SiteContext, text_anchor
+from newscrawl.extract.metadata.title import SiteContext, name_key, site_names, text_anchor
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
-from newscrawl.extract.tags import BLOCK_TAGS
+from newscrawl.extract.tags import BLOCK_TAGS, HEADING_TAGS
 
 #: meta keys (lower-cased) naming the writer, best first
 META_AUTHOR_KEYS: tuple[str, ...] = (
@@ -60,6 +60,8 @@ NEAR_ELEMENTS = 80
 MARKUP_ELEMENTS = 200
 #: a line longer than this is running text; a byline keyword in it counts only inside brackets
 MAX_BYLINE_LINE = 60
+#: a line holding only a name is at most this long
+MAX_NAME_LINE = 40
 #: at most this many names in one byline
 MAX_NAMES = 6
 
@@ -99,6 +101,18 @@ _CLOSING = re.compile(
 )
 #: "Posted by X", "Veröffentlicht von X", "Post author By X": the name follows the last such word
 _BY_WORD = re.compile(r"(?:^|\s)(?:[Bb]y|BY|[Vv]on|vom|VON|[Pp]ar|[Pp]or|[Vv]an|door)\s*:?\s+(?=\S)")
+#: links to an author's page ("/author/jane-doe/", "/autor/...", "/authors/...")
+_AUTHOR_HREF = re.compile(r"/(?:author|autor|authors|autoren|writer)s?/[^/?#]+", re.I)
+#: capitalised words of page furniture and headings that are never part of a person's name
+NOT_NAME_WORDS = frozenset(
+    """zur zum und the of and for with home news more startseite weiter lesen read comments kommentare share
+    teilen back top contact kontakt impressum datenschutz privacy newsletter login menu""".split()
+)
+_HEADINGS = frozenset(HEADING_TAGS)
+#: page furniture that looks like a short Chinese name
+_FURNITURE = re.compile(
+    r"返回|首页|顶部|本页|更多|相关|热点|专题|下载|登录|注册|搜索|导航|网友|留言|回复|正文|全文"
+)
 #: values that are placeholders or account handles rather than names
 _PLACEHOLDER = re.compile(r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author)$|^@", re.I)
 _SLUG = re.compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")
@@ -225,6 +239,7 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
         return NOT_FOUND
     elements = page.stats.elements
     rel: str | None = None
+    linked: str | None = None
     marked: str | None = None
     for i in range(*bounds):
         el = elements[i]
@@ -234,8 +249,11 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
             value = clean_value(_element_text(inner[0]) if inner else _element_text(el))
             if value:
                 return Found(value, "byline:itemprop")
-        if rel is None and el.tag == "a" and "author" in (get("rel") or "").split():
-            rel = clean_value(_element_text(el))
+        if el.tag == "a":
+            if rel is None and "author" in (get("rel") or "").split():
+                rel = clean_value(_element_text(el))
+            if linked is None and _AUTHOR_HREF.search(get("href") or ""):
+                linked = clean_value(_element_text(el))
         if marked is None:
             cls, ident = get("class"), get("id")
             if cls is None and ident is None:
@@ -249,7 +267,9 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
                 marked = _byline_value(text) if len(text) <= MAX_BYLINE_LINE else None
     if rel:
         return Found(rel, "byline:rel")
-    return Found(marked, "byline:class") if marked else NOT_FOUND
+    if marked:
+        return Found(marked, "byline:class")
+    return Found(linked, "byline:link") if linked else NOT_FOUND
 
 
 def _near_bounds(page: Page, body: BodyResult, before: int = 0) -> tuple[int, int] | None:
@@ -274,7 +294,10 @@ def _range_lines(page: Page, start: int, stop: int) -> list[str]:
     buf: list[str] = []
     stack: list[int] = []  # open elements, with the pre-order index one past their subtree
     ends: list[int] = []
+    skip_end = -1  # headings are never bylines: their text is left out
     for i in range(start, stop):
+        if i < skip_end:
+            continue
         while ends and ends[-1] <= i:
             ends.pop()
             el = els[stack.pop()]
@@ -287,7 +310,9 @@ def _range_lines(page: Page, start: int, stop: int) -> list[str]:
         if el.tag in BLOCK_TAGS and buf:
             out.append(" ".join("".join(buf).split()))
             buf = []
-        if el.text:
+        if el.tag in _HEADINGS:
+            skip_end = i + tags[i] + 1
+        elif el.text:
             buf.append(el.text)
         stack.append(i)
         ends.append(i + tags[i] + 1)
@@ -304,16 +329,21 @@ def _range_lines(page: Page, start: int, stop: int) -> list[str]:
     return [line for line in out if line]
 
 
-def near_lines(page: Page, body: BodyResult) -> list[str]:
+def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list[str]]:
     """Lines where bylines sit, best first: before the first main paragraph (nearest first), the edges of
-    the text, after the content node."""
+    the text, after the content node. Then the lines where a bare name is a byline: the one right above
+    the text, and the last one of the content node."""
     stats = page.stats
     index = stats.index
     lines: list[str] = []
+    above: list[str] = []
+    closing: list[str] = []
     anchor = text_anchor(page, body)
     if anchor is not None:
         # nearest first: a byline sits right above the text, navigation further up
-        lines.extend(reversed(_range_lines(page, max(0, anchor - NEAR_ELEMENTS), anchor)))
+        before = _range_lines(page, max(0, anchor - NEAR_ELEMENTS), anchor)
+        lines.extend(reversed(before))
+        above = before[-1:]
     paras = body.paragraphs
     lines.extend(paras[:EDGE_PARAGRAPHS])
     lines.extend(paras[max(EDGE_PARAGRAPHS, len(paras) - EDGE_PARAGRAPHS) :])
@@ -323,9 +353,13 @@ def near_lines(page: Page, body: BodyResult) -> list[str]:
         start = index[body.node]
         end = stats.subtree_end(start)
         half = NEAR_ELEMENTS // 2
-        lines.extend(_range_lines(page, max(start, end - half), end))
+        tail = _range_lines(page, max(start, end - half), end)
+        lines.extend(tail)
+        closing = tail[-1:]
         lines.extend(_range_lines(page, end, min(len(stats), end + half)))
-    return lines
+    elif paras:
+        closing = [paras[-1]]
+    return lines, above, closing
 
 
 def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterator[str]:
@@ -339,12 +373,36 @@ def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterat
                 yield value
 
 
-def _from_lines(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
+def _name_only(line: str, latin: bool) -> str | None:
+    """``line`` when it is nothing but a person's name: 2-4 CJK characters, or (when ``latin``) two or
+    three capitalised words without closing punctuation."""
+    stripped = line.strip(_STRIP)
+    if not stripped or len(stripped) > MAX_NAME_LINE:
+        return None
+    if _CJK_NAME.match(stripped):
+        return None if _VALUE_END.search(stripped) or _FURNITURE.search(stripped) else stripped
+    if not latin or line.rstrip(" \"'”’»)）")[-1:] in ".!?:…" or site_name_like(stripped):
+        return None
+    words = stripped.split()
+    if _LATIN_NAMES.fullmatch(stripped) and 2 <= len(words) <= 3 and not NOT_NAME_WORDS & {
+        w.lower() for w in words
+    }:
+        return stripped
+    return None
+
+
+def site_name_like(text: str) -> bool:
+    return name_key(text) in site_names()
+
+
+def _from_lines(
+    lines: list[str], paragraphs: tuple[str, ...], above: Iterable[str] = (), closing: Iterable[str] = ()
+) -> Found:
     lines = [line for line in lines if _ANY_KEY.search(line)]
     for line in lines:
         for value in _keyword_values(line, _WRITER, people=True):
             return Found(value, "line:writer")
-        if _BY.match(line) and len(line) <= MAX_BYLINE_LINE:
+        if _BY.match(line) and len(line) <= 2 * MAX_BYLINE_LINE:
             value = _names(_BY.sub("", line, count=1))
             if value:
                 return Found(value, "line:writer")
@@ -354,6 +412,11 @@ def _from_lines(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
             value = _names(m.group(1))
             if value:
                 return Found(value, "line:writer")
+    # a bare Latin-script name only when closing the text: above it, headings look the same
+    for line, latin in [*((x, False) for x in above), *((x, True) for x in closing)]:
+        value = _name_only(line, latin)
+        if value:
+            return Found(value, "line:name")
     for line in lines:
         for value in _keyword_values(line, _EDITOR, people=True):
             return Found(value, "line:editor")
@@ -382,7 +445,8 @@ def find_author(page: Page, body: BodyResult) -> Found:
     found = _byline_markup(page, body)
     if found:
         return found
-    found = _from_lines(near_lines(page, body), body.paragraphs)
+    lines, above, closing = near_lines(page, body)
+    found = _from_lines(lines, body.paragraphs, above, closing)
     if found:
         return found
     if outlet:
