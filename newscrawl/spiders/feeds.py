@@ -11,6 +11,7 @@ entries rather than an exception.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -52,10 +53,17 @@ def _child_text(el: etree._Element, *names: str) -> str | None:
     return None
 
 
+_FEED_ROOT = re.compile(rb"<(?:rss|feed|urlset|sitemapindex|(?:\w+:)?rdf)[\s/>]", re.IGNORECASE)
+_HTML_ROOT = re.compile(rb"<html[\s>]", re.IGNORECASE)
+#: how far into a body the root element of a feed is looked for (past the prolog, comments, stylesheet PIs)
+FEED_SNIFF_BYTES = 2048
+
+
 def looks_like_xml(body: bytes) -> bool:
-    """True when ``body`` starts (after a BOM and white space) like an XML feed or sitemap."""
-    head = body[:512].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    return head.startswith(b"<?xml") or head.startswith((b"<rss", b"<feed", b"<urlset", b"<sitemapindex"))
+    """True when the first element of ``body`` is a feed or sitemap root (an XHTML page is not)."""
+    head = body[:FEED_SNIFF_BYTES]
+    m = _FEED_ROOT.search(head)
+    return m is not None and _HTML_ROOT.search(head, 0, m.start()) is None
 
 
 def looks_like_json(body: bytes) -> bool:

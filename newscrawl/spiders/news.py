@@ -32,6 +32,7 @@ from scrapy.linkextractors import LinkExtractor
 from newscrawl.extract import Extraction, extract
 from newscrawl.extract.decode import decode_html
 from newscrawl.items import NewsItem
+from newscrawl.pipelines.extraction import looks_binary
 from newscrawl.pipelines.normalize import parse_time
 from newscrawl.sites import Site
 from newscrawl.spiders.feeds import (
@@ -282,8 +283,6 @@ class NewsSpider(scrapy.Spider):
     def _extract(self, response: Response) -> Extraction | None:
         if self.crawler is not None and not self.crawler.settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True):
             return None
-        from newscrawl.pipelines.extraction import looks_binary
-
         if looks_binary(response.body):
             return None  # stage 1 drops it and counts it
         self._inc("newscrawl/extract/count")

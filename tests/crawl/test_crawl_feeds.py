@@ -95,4 +95,7 @@ def test_roll_feed_that_is_not_json_gives_nothing():
 def test_body_sniffing():
     assert looks_like_xml(b"\xef\xbb\xbf  <?xml version='1.0'?><rss/>") and looks_like_xml(b"<urlset>")
     assert not looks_like_xml(b"<!DOCTYPE html><html>")
+    xhtml = b'<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml">'
+    assert not looks_like_xml(xhtml + b"<body><p>rss feed</p></body></html>")
+    assert looks_like_xml(b'<?xml version="1.0"?><?xml-stylesheet href="s.xsl"?><rdf:RDF xmlns:rdf="x">')
     assert looks_like_json(b' {"a": 1}') and not looks_like_json(b"<html>")
