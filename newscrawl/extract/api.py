@@ -19,7 +19,7 @@ from lxml import etree
 from newscrawl.extract.algorithms import REGISTRY
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
 from newscrawl.extract.clean import strip_noise
-from newscrawl.extract.decode import decode_html
+from newscrawl.extract.decode import decode_html, strip_controls
 from newscrawl.extract.document import Element, ParseError, node_path, parse_html
 from newscrawl.extract.limits import (
     DEFAULT_LIMITS,
@@ -86,6 +86,7 @@ def extract(
             root = parse_html(text)
         elif isinstance(html, str):
             text, cut = cap_text(html, limits)
+            text = strip_controls(text)
             root = parse_html(text)
         elif isinstance(html, etree._Element):
             root = _copy_tree(html)

@@ -3,20 +3,23 @@
 Chinese pages are often GB2312/GBK without a declaration, or declare one charset and use another. The
 rules, in order (the first that applies decides):
 
-1. A byte-order mark; UTF-16 without a BOM (every other byte NUL); binary data (control bytes) is flagged.
-2. Pure ASCII is ASCII. Bytes that are valid UTF-8 are UTF-8, whatever the page declares (valid
-   multi-byte UTF-8 is practically never another encoding; this fixes pages that declare gb2312 but were
-   re-encoded to UTF-8), unless the UTF-8 text is itself a GBK page once mis-decoded as Latin-1 and
-   re-encoded ("double encoding"), which is undone.
+1. A byte-order mark; UTF-16 without a BOM (every other byte NUL); binary data (control bytes, or mostly
+   NUL) is flagged with ``error``.
+2. Pure ASCII is ASCII (ISO-2022-JP/KR when it holds their escape sequences). Bytes that are valid UTF-8
+   are UTF-8, whatever the page declares (valid multi-byte UTF-8 is practically never another encoding;
+   this fixes pages that declare gb2312 but were re-encoded to UTF-8), unless the UTF-8 text is itself
+   a GBK page once or twice mis-decoded as Latin-1 and re-encoded ("double encoding"), which is undone.
 3. A declared multi-byte charset (header first, then ``<meta>``) that decodes strictly; GB2312/GBK are
-   read as their superset GB18030. A declared single-byte charset (ISO-8859-1, windows-1252, ...; always
-   "decodes") is used unless the bytes are clearly Chinese (a server's wrong ``ISO-8859-1`` default).
+   read as their superset GB18030.
 4. Almost-clean text: UTF-8 with a few broken or stray bytes (a stray Latin-1 letter between ASCII is read
-   as windows-1252), or a declared multi-byte charset with a few bad sequences.
-5. Detection: GB18030 or Big5, whichever reads as Chinese (common-character share), then
-   charset-normalizer (windows-1252 preferred when it reads the same), and last UTF-8 with replacement
-   characters, so a page always gives text.
+   as windows-1252), or a declared multi-byte charset with a few bad sequences. Then a declared
+   single-byte charset (ISO-8859-1, windows-1252, ...; any bytes "decode"), unless the bytes clearly read
+   as Chinese (a server's wrong ``ISO-8859-1`` default).
+5. Detection: GB18030 or Big5, whichever reads as Chinese (share of common characters); high bytes that
+   stand alone between ASCII are a Western page (windows-1252, or windows-1250 when it reads more of
+   them as letters); else charset-normalizer; last UTF-8 with replacement characters.
 
+Control characters (C0 except white space and ESC, and DEL) are dropped, as the HTML parser drops them.
 The common path (valid UTF-8 or a correct declaration) is one strict decode; detection runs only when
 that fails.
 
@@ -142,6 +145,8 @@ COMMON_HANZI = frozenset(
 
 # control bytes other than NUL (which text pages sometimes carry by the hundred) and white space / ESC
 _CONTROL_BYTES = bytes(b for b in range(1, 32) if b not in (9, 10, 12, 13, 27)) + b"\x7f"
+# what decoding drops: C0 controls except tab, newlines, form feed and ESC (ISO-2022), and DEL
+_STRIPPED_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27)) + b"\x7f"
 _HIGH_BYTES = bytes(range(128, 256))
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _CJK_OR_PUNCT_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+")
@@ -448,6 +453,8 @@ def decode_html(data: bytes, *, http_charset: str | None = None) -> Decoded:
     if binary:
         text = data.decode("utf-8", "replace")
         return Decoded(text, "utf-8", "binary", error=f"binary data, not text ({binary})")
+    # control bytes are never part of a character in the ASCII-compatible charsets handled from here on
+    data = data.translate(None, _STRIPPED_BYTES)
 
     if data.isascii():
         declared = _declared_codecs(data, http_charset)
@@ -501,6 +508,17 @@ def decode_html(data: bytes, *, http_charset: str | None = None) -> Decoded:
         if _single_byte(guess):
             return Decoded(data.decode(guess, "newscrawl-latin1-fill"), guess, "detected")
     return Decoded(data.decode("utf-8", "replace"), "utf-8", "fallback")
+
+
+def strip_controls(text: str) -> str:
+    r"""``text`` without the control characters decoding drops (for text that did not come from bytes).
+
+    >>> strip_controls("a\x00b\tc")
+    'ab\tc'
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    clean = data.translate(None, _STRIPPED_BYTES)
+    return text if len(clean) == len(data) else clean.decode("utf-8", "surrogatepass")
 
 
 def _declares_chinese(declared: list[str]) -> bool:
