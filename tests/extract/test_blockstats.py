@@ -105,3 +105,9 @@ def test_top_k_override_changes_ncal():
 def test_bad_parameter_raises_naming_it(params, name):
     with pytest.raises(ValueError, match=name):
         extract(page(), algorithm="blockstats", **params)
+
+
+def test_a_head_without_end_tag_does_not_swallow_the_page():
+    html = page().replace("</head>", "")
+    assert any(PARA in b for b in block_profile(html).blocks)
+    assert not any("脚本" in b for b in block_profile(html).blocks)

@@ -55,18 +55,25 @@ _RAW_TYPE_I = ("script", "style", "textarea")  # removed by remove_raw_elements
 _PAIRED_TYPE_I = sorted(TYPE_I_TAGS - _VOID_TYPE_I - set(_RAW_TYPE_I))
 
 _DOCTYPE = re.compile(r"<![^>]*>|<\?[^>]*>")
+#: elements whose content is raw text: without an end tag they run to the end of the page
+RAW_TEXT_TAGS = frozenset({"script", "style", "textarea", "xmp", "plaintext", "noscript", "template"})
 _OPEN: dict[tuple[str, ...], re.Pattern[str]] = {}
 _CLOSE: dict[str, re.Pattern[str]] = {}
 
 
 def remove_raw_elements(source: str, names: tuple[str, ...] = ("script", "style", "textarea", "head")) -> str:
-    """Remove comments and the named elements with their content; one without an end runs to the end.
+    """Remove comments and the named elements with their content.
+
+    A raw-text element (``RAW_TEXT_TAGS``) without an end tag runs to the end of the page; any other
+    unclosed one (a ``<head>`` without ``</head>``) loses its start tag only.
 
     A scan with ``str``-level searches, not one lazy regex: ``<x>.*?</x>`` with a back-reference is the
     slowest step of this module on large pages.
 
     >>> remove_raw_elements("a<!-- c -->b<script>x</script>c<style>y")
     'abc'
+    >>> remove_raw_elements("<head><title>t</title><body>text")
+    '<title>t</title><body>text'
     """
     opener = _OPEN.get(names)
     if opener is None:
@@ -90,7 +97,10 @@ def remove_raw_elements(source: str, names: tuple[str, ...] = ("script", "style"
         if close is None:
             close = _CLOSE[name] = re.compile(rf"</{name}\s*>", re.I)
         c = close.search(source, m.end())
-        pos = n if c is None else c.end()
+        if c is not None:
+            pos = c.end()
+        else:  # raw-text elements run to the end, as browsers read them; others lose their start tag only
+            pos = n if name in RAW_TEXT_TAGS else m.end()
     return "".join(out)
 
 
