@@ -58,6 +58,8 @@ NEAR_ELEMENTS = 80
 #: elements before the first main paragraph searched for byline markup (headers with the byline sit
 #: higher than the plain-text byline lines)
 MARKUP_ELEMENTS = 200
+#: elements after the first main paragraph, and either side of the content node's end, searched for markup
+EDGE_ELEMENTS = 40
 #: a line longer than this is running text; a byline keyword in it counts only inside brackets
 MAX_BYLINE_LINE = 60
 #: a line holding only a name is at most this long
@@ -234,14 +236,11 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     Only the elements from ``MARKUP_ELEMENTS`` before the text to the end of the near range are looked at:
     bylines sit by the text, and a whole-tree search costs more than the rest of the chain.
     """
-    bounds = _near_bounds(page, body, before=MARKUP_ELEMENTS)
-    if bounds is None:
-        return NOT_FOUND
     elements = page.stats.elements
     rel: str | None = None
     linked: str | None = None
     marked: str | None = None
-    for i in range(*bounds):
+    for i in _near_indexes(page, body):
         el = elements[i]
         get = el.get
         if get("itemprop") in ("author", "creator"):
@@ -272,15 +271,21 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     return Found(linked, "byline:link") if linked else NOT_FOUND
 
 
-def _near_bounds(page: Page, body: BodyResult, before: int = 0) -> tuple[int, int] | None:
-    """Pre-order range from ``NEAR_ELEMENTS`` before the text to half as many after the content node."""
+def _near_indexes(page: Page, body: BodyResult) -> list[int]:
+    """Pre-order indexes around the text: ``MARKUP_ELEMENTS`` before the first main paragraph to
+    ``EDGE_ELEMENTS`` after it, and ``EDGE_ELEMENTS`` either side of the content node's end."""
     stats = page.stats
     index = stats.index
     anchor = text_anchor(page, body)
     if anchor is None:
-        return None
-    end = stats.subtree_end(index[body.node]) if body.node is not None and body.node in index else anchor
-    return max(0, anchor - (before or NEAR_ELEMENTS)), min(len(stats), end + NEAR_ELEMENTS // 2)
+        return []
+    n = len(stats)
+    top = range(max(0, anchor - MARKUP_ELEMENTS), min(n, anchor + EDGE_ELEMENTS))
+    if body.node is None or body.node not in index:
+        return list(top)
+    end = stats.subtree_end(index[body.node])
+    bottom = range(max(top.stop, end - EDGE_ELEMENTS), min(n, end + EDGE_ELEMENTS))
+    return [*top, *bottom]
 
 
 def _range_lines(page: Page, start: int, stop: int) -> list[str]:
