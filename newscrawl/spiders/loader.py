@@ -26,4 +26,4 @@ class SiteSpiderLoader(SpiderLoader):
             elif issubclass(existing, NewsSpider) and getattr(existing, "site", None) is None:
                 existing.site = site
                 if not getattr(existing, "allowed_domains", None):
-                    existing.allowed_domains = list(site.allowed_domains)
+                    existing.allowed_domains = list(site.allowed_domains)  # type: ignore[attr-defined]

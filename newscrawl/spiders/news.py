@@ -324,7 +324,7 @@ class NewsSpider(scrapy.Spider):
         for field_name, expr in self.site.xpath.items():
             nodes = sel.xpath(expr)
             if field_name == "body":
-                paragraphs = []
+                paragraphs: list[str] = []
                 for node in nodes:
                     parts = node.xpath(".//p") or [node]
                     paragraphs.extend(" ".join(p.xpath("string(.)").get("").split()) for p in parts)
