@@ -90,9 +90,11 @@ _WRITER = re.compile(
 _EDITOR = re.compile(r"(?:责任编辑|责编|编辑|主编)\s*[:：]?\s*")
 #: source keywords (a colon is required: "来源" alone is common in running text)
 _SOURCE = re.compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*")
+#: "2004年7月16日08:19 [ 黄宇 ]": a bracketed name right after the time
+_TIME_BRACKET_NAME = re.compile(rf"\d{{1,2}}:\d{{2}}\s*[\[【]\s*([{_CJK}·]{{2,4}})\s*[\]】]")
 #: cheap pre-filter: a line without any of these cannot hold a byline
 _ANY_KEY = re.compile(
-    r"作者|撰|执笔|记者|通讯员|实习生|编|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|"
+    r"作者|撰|执笔|记者|通讯员|实习生|编|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|"
     r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s"
 )
 #: English and European bylines at the start of a line
@@ -400,10 +402,8 @@ def site_name_like(text: str) -> bool:
     return name_key(text) in site_names()
 
 
-def _from_lines(
-    lines: list[str], paragraphs: tuple[str, ...], above: Iterable[str] = (), closing: Iterable[str] = ()
-) -> Found:
-    lines = [line for line in lines if _ANY_KEY.search(line)]
+def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
+    """A writer named by a keyword (作者, 记者, By ...) in ``lines``, or in brackets closing the text."""
     for line in lines:
         for value in _keyword_values(line, _WRITER, people=True):
             return Found(value, "line:writer")
@@ -411,12 +411,20 @@ def _from_lines(
             value = _names(_BY.sub("", line, count=1))
             if value:
                 return Found(value, "line:writer")
+        m = _TIME_BRACKET_NAME.search(line)
+        if m:
+            return Found(m.group(1), "line:writer")
     if paragraphs:
         m = _CLOSING.search(paragraphs[-1])
         if m:
             value = _names(m.group(1))
             if value:
                 return Found(value, "line:writer")
+    return NOT_FOUND
+
+
+def _other_line(lines: list[str], above: Iterable[str], closing: Iterable[str]) -> Found:
+    """A bare name by the text, else an editor, else a source."""
     # a bare Latin-script name only when closing the text: above it, headings look the same
     for line, latin in [*((x, False) for x in above), *((x, True) for x in closing)]:
         value = _name_only(line, latin)
@@ -447,11 +455,13 @@ def find_author(page: Page, body: BodyResult) -> Found:
         if not site.is_site(value):
             return Found(value, "json-ld:author")
         outlet = outlet or Found(value, "json-ld:author")
-    found = _byline_markup(page, body)
-    if found:
-        return found
+    markup = _byline_markup(page, body)
+    if markup.source in ("byline:itemprop", "byline:rel"):
+        return markup
     lines, above, closing = near_lines(page, body)
-    found = _from_lines(lines, body.paragraphs, above, closing)
+    lines = [line for line in lines if _ANY_KEY.search(line)]
+    # a keyword byline beats class markup (portals' "author" boxes often name the account, not the writer)
+    found = _writer_line(lines, body.paragraphs) or markup or _other_line(lines, above, closing)
     if found:
         return found
     if outlet:
