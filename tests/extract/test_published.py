@@ -229,6 +229,16 @@ def test_year_before_1990_is_rejected():
     assert published(page('<meta name="publishdate" content="1985-01-01">')) == (None, None)
 
 
+def test_without_h1_the_element_opening_the_title_is_the_heading():
+    html = (
+        "<html><head><title>市场回暖带动消费增长_财经频道_某某网</title></head><body>"
+        "<table><tr><td><font size=4>市场回暖带动消费增长</font></td></tr>"
+        "<tr><td>2005-04-27 14:32 来源：某报</td></tr>"
+        f"<tr><td>{BODY}{BODY}</td></tr></table></body></html>"
+    )
+    assert published(html) == ("2005-04-27T14:32:00+08:00", "text-near-title")
+
+
 def test_no_heading_searches_from_the_start_of_the_body():
     html = "<html><body><p>2004-12-10 来源：某报</p><p>" + "正文" * 20 + "</p></body></html>"
     assert published(html)[0] == "2004-12-10T00:00:00+08:00"
