@@ -161,13 +161,13 @@ def chart(
             f"<title>{esc(b.label)}</title></rect>"
         )
     for t in y_ticks:  # grid and y axis labels
-        y = num(py(t))
-        out.append(f'<line x1="{left}" y1="{y}" x2="{right}" y2="{y}" stroke="#e4e4e4"/>')
-        out.append(f'<text x="{left - 6}" y="{y}" class="tick" text-anchor="end" dy="4">{num(t)}</text>')
+        ty = num(py(t))
+        out.append(f'<line x1="{left}" y1="{ty}" x2="{right}" y2="{ty}" stroke="#e4e4e4"/>')
+        out.append(f'<text x="{left - 6}" y="{ty}" class="tick" text-anchor="end" dy="4">{num(t)}</text>')
     for t in (t for t in nice_ticks(x_lo, x_hi, 10) if x_lo <= t <= x_hi):
-        x = num(px(t))
-        out.append(f'<line x1="{x}" y1="{bottom}" x2="{x}" y2="{bottom + 4}" stroke="#555555"/>')
-        out.append(f'<text x="{x}" y="{bottom + 16}" class="tick" text-anchor="middle">{num(t)}</text>')
+        tx = num(px(t))
+        out.append(f'<line x1="{tx}" y1="{bottom}" x2="{tx}" y2="{bottom + 4}" stroke="#555555"/>')
+        out.append(f'<text x="{tx}" y="{bottom + 16}" class="tick" text-anchor="middle">{num(t)}</text>')
     out.append(f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#555555"/>')
     out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#555555"/>')
     if x_label:
@@ -180,8 +180,7 @@ def chart(
             f'<text x="14" y="{(top + bottom) / 2}" class="axis" text-anchor="middle" '
             f'transform="rotate(-90 14 {(top + bottom) / 2})">{esc(y_label)}</text>'
         )
-    bar_slots = max((len(s.points) for s in series if s.kind == "bar"), default=1)
-    bar_w = max((right - left) / max(x_hi - x_lo, 1) * 0.8, 1.0) if bar_slots else 1.0
+    bar_w = max((right - left) / max(x_hi - x_lo, 1) * 0.8, 1.0)  # 80% of one x unit, at least 1 px
     for s in series:
         c = color(s.color)
         if s.kind == "bar":
@@ -200,18 +199,18 @@ def chart(
             pts = " ".join(f"{num(px(x))},{num(py(y))}" for x, y in s.points)
             out.append(f'<polyline points="{pts}" fill="none" stroke="{c}" stroke-width="1.8"/>')
     for h in hlines:
-        y = num(py(h.y))
+        hy = num(py(h.y))
         dash = ' stroke-dasharray="6 4"' if h.dashed else ""
         c = color(h.color)
         out.append(
-            f'<line x1="{left}" y1="{y}" x2="{right}" y2="{y}" stroke="{c}" stroke-width="1.5"{dash}/>'
+            f'<line x1="{left}" y1="{hy}" x2="{right}" y2="{hy}" stroke="{c}" stroke-width="1.5"{dash}/>'
         )
         out.append(
-            f'<text x="{right - 4}" y="{y}" dy="-4" class="label" text-anchor="end" fill="{c}">'
+            f'<text x="{right - 4}" y="{hy}" dy="-4" class="label" text-anchor="end" fill="{c}">'
             f"{esc(h.label)}</text>"
         )
     for m in markers:
-        x, y, c = num(px(m.x)), num(py(m.y)), color(m.color)
+        mx, my, c = num(px(m.x)), num(py(m.y)), color(m.color)
         if m.shape == "cross":
             cx, cy = px(m.x), py(m.y)
             out.append(
@@ -219,9 +218,9 @@ def chart(
                 f'M{num(cx - 5)},{num(cy + 5)}L{num(cx + 5)},{num(cy - 5)}" stroke="{c}" stroke-width="2.5"/>'
             )
         else:
-            out.append(f'<circle cx="{x}" cy="{y}" r="7" fill="none" stroke="{c}" stroke-width="2.5"/>')
+            out.append(f'<circle cx="{mx}" cy="{my}" r="7" fill="none" stroke="{c}" stroke-width="2.5"/>')
         dy = 16 if m.shape == "cross" else -7  # crosses label below, rings above: both stay legible
-        out.append(f'<text x="{x}" y="{y}" dx="9" dy="{dy}" class="label" fill="{c}">{esc(m.label)}</text>')
+        out.append(f'<text x="{mx}" y="{my}" dx="9" dy="{dy}" class="label" fill="{c}">{esc(m.label)}</text>')
     out.append(_legend(series, hlines, bands, left))
     out.append("</svg>")
     return "".join(out)
