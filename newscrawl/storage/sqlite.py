@@ -47,6 +47,7 @@ class SqliteSink:
     def __init__(self, path: str | Path, search: bool = True) -> None:
         self.path = str(path)
         self.search = search
+        self._index_rows = False
         self._db: sqlite3.Connection | None = None
 
     @property
@@ -69,21 +70,34 @@ class SqliteSink:
             if name not in have:
                 self._db.execute(f"ALTER TABLE {TABLE} ADD COLUMN {name} TEXT")
         self._db.commit()
-        if self.search:
-            from newscrawl.storage.search import ensure_search_index  # search imports this module
+        from newscrawl.storage.search import ensure_search_index, has_search_index  # it imports this module
 
+        if self.search:
             ensure_search_index(self._db)
+        # an index made earlier is kept in step even when this sink was not asked for one
+        self._index_rows = has_search_index(self._db)
 
     def write(self, records: Sequence[Mapping[str, Any]]) -> None:
-        rows = []
+        # one row per key and batch, the last record winning (first_crawled_at from the first): a row
+        # inserted and updated in one batch would be updated before the search index has it
+        by_key: dict[str, tuple[Any, ...]] = {}
         for r in records:
             key = r.get("canonical_url") or r.get("url")
             if not key:
                 raise ValueError(f"record without canonical_url or url: {dict(r)!r:.200}")
             values = [key if c == "canonical_url" else _cell(r.get(c)) for c in _COLUMNS]
-            rows.append((*values, _cell(r.get("crawled_at"))))
+            first = by_key[key][-1] if key in by_key else _cell(r.get("crawled_at"))
+            by_key[key] = (*values, first)
+        rows = list(by_key.values())
         with self.db:
-            self.db.executemany(_UPSERT, rows)
+            if self._index_rows:
+                from newscrawl.storage.search import index_new_rows, last_rowid
+
+                before = last_rowid(self.db)
+                self.db.executemany(_UPSERT, rows)
+                index_new_rows(self.db, before)  # updated rows are re-indexed by a trigger
+            else:
+                self.db.executemany(_UPSERT, rows)
 
     def close(self) -> None:
         if self._db is not None:

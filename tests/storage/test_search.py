@@ -152,3 +152,29 @@ def test_index_survives_plain_sqlite_writes(sink):
         db.execute("DELETE FROM articles WHERE canonical_url LIKE '%/1.shtml'")
     db.close()
     assert search(sink.db, "气象台") == []
+
+
+def test_rows_another_writer_inserted_are_caught_up_on_open(sink):
+    db = sqlite3.connect(sink.path)
+    with db:
+        db.execute("INSERT INTO articles (canonical_url, url, title, text) "
+                   "VALUES ('http://x/9', 'http://x/9', '外部写入', '另一个程序写入的新闻正文')")
+    db.close()
+    again = SqliteSink(sink.path)
+    again.open()
+    assert [h.url for h in search(again.db, "程序写入")] == ["http://x/9"]
+    again.close()
+
+
+def test_sink_without_search_keeps_an_existing_index_in_step(sink):
+    plain = SqliteSink(sink.path, search=False)
+    plain.open()
+    plain.write([record(9, "无索引写入", "这条记录由关闭搜索的写入者保存")])
+    plain.close()
+    assert urls(search(sink.db, "关闭搜索")) == ["9.shtml"]
+
+
+def test_same_article_twice_in_one_batch_is_indexed_once_with_the_last_text(sink):
+    sink.write([record(5, "同批两次", "第一版正文内容"), record(5, "同批两次", "第二版正文内容")])
+    assert search(sink.db, "第一版") == []
+    assert urls(search(sink.db, "第二版")) == ["5.shtml"]
