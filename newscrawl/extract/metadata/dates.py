@@ -3,10 +3,13 @@
 Cheap parsers first, all compiled regular expressions: ISO 8601 and its near forms, seed 003's numeric
 pattern ``\\w{4}[-./,年]\\w{1,2}[-./,月]\\w{1,2}日?`` generalised (``2010-12-15 08:30``, ``2010/12/15``,
 ``2010年12月15日 下午2:26``), Chinese numerals (``二〇一〇年十二月十五日``), day-first numeric dates
-(``15.12.2010``), month names (``Mar 3, 2021 10:00 AM EST``, ``3. März 2021``), relative forms
-(``3小时前``, ``昨天 08:30``, ``2 hours ago``; only when a reference time is given) and e-mail dates.
-``dateparser`` is the last resort, on short structured values only, and its answer must contain a year
-written in the value (it reads ``2019 年 10 月 30 日`` as year 1, for example).
+(``15.12.2010``, ``28.01.22``, ``26 | 01 | 2022``), month names (``Mar 3, 2021 10:00 AM EST``,
+``3. März 2021``), labelled short dates (``发布时间：18-03-08``), relative forms (``3小时前``,
+``昨天 08:30``, ``2 hours ago``; these and year-less dates only when a reference time is given) and
+e-mail dates. In text the full patterns run only around four-digit years, so long texts stay cheap.
+``dateparser`` is the last resort, on short structured values that name a day, and its answer must
+contain a year written in the value (it reads ``2019 年 10 月 30 日`` as year 1 and ``2017/01`` as
+January 1; the cheap parsers take the first, the guard rejects the second).
 
 Every date is checked on the real calendar (``2019-02-30`` is rejected) and for plausibility: the year is at
 least ``MIN_YEAR`` and the date at most ``FUTURE_SLACK`` after the reference (or now). Values without a
@@ -289,10 +292,10 @@ def find_dates(
         if _HAS_LETTER.search(part):
             for rx in (_MDY, _DMONY):
                 for m in rx.finditer(part):
-                    mo = MONTHS.get(m.group("mon").lower())
-                    if mo:
+                    month = MONTHS.get(m.group("mon").lower())
+                    if month:
                         y, d = int(m.group("y")), int(m.group("d"))
-                        add(lo + m.start(), lo + m.end(), *_with_time(m, y, mo, d))
+                        add(lo + m.start(), lo + m.end(), *_with_time(m, y, month, d))
     if relative:
         for m in _SHORT.finditer(text):
             first = "y" if m.group("y") else ("m" if m.group("m") else "m2")

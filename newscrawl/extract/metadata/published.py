@@ -2,24 +2,33 @@
 
 1. ``meta:<key>``: the page's meta tags (``date_data.PUBLISHED_META_KEYS``, strongest first).
 2. ``json-ld:datePublished`` (then ``dateCreated``, ``uploadDate``), article-typed objects first.
-3. ``time-element``: ``<time datetime>`` / ``itemprop=datePublished``.
-4. ``text-near-title`` / ``text-near-body-start`` / ``text-near-body-end``: seed 003's report-time rule.
+3. ``time-element``: ``itemprop=datePublished``, then the first ``<time datetime>`` between the heading and
+   the end of the main text (one elsewhere dates a comment or a teaser; "updated" ones are skipped).
+4. ``meta:<key>`` for the generic keys (``date``, ``dc.date``, ``dcterms.date``, ``created``): they often
+   hold the page's generation time, so they come after ``<time>``.
+5. ``text-near-title`` / ``text-near-body-start`` / ``text-near-body-end``: seed 003's report-time rule.
    The seed looks for ``\\w{4}[-./,年]\\w{1,2}[-./,月]\\w{1,2}日?`` in blocks i-2..i+2 and j-2..j+2 around
    the first (i) and last (j) main-text blocks. Here the "blocks" are the text just after the heading above
-   the main text, the text just before and at the start of the main text, and the text at and after its
-   end; the pattern is generalised (see ``dates.py``). A date after a publish label ("发布时间：",
-   "Published") wins over an unlabelled one; one after another label ("更新时间", "Updated") loses.
-   With no body node, the search starts from the first ``<h1>`` (or the beginning of the body).
-5. ``url``: a date in the URL (``/2021-03-05/``, ``/20210305/``, ``/2021/03/05/``, ``t20210305_``).
-6. ``script``: a publish time given only in the raw source (``var pubtime = "..."``, Sina's comment
-   ``published at 2005-03-21 11:21:30``).
-7. ``page-text``: the first plausible date in the page's visible text.
-8. ``meta-modified:<key>`` / ``json-ld:dateModified``: the last-modified time, when nothing else dates it.
+   the main text (its ``<h1>``, or on pages without one the element that opens the ``<title>``), the text
+   just before and at the start of the main text, and the text at and after its end; long text pieces
+   (prose) give only their opening dateline. The pattern is generalised (see ``dates.py``). A date after a
+   publish label ("发布时间：", "Published") wins over an unlabelled one; one after another label
+   ("更新时间", "Updated") loses. With no body node, the search starts from the heading, or the beginning
+   of the body.
+6. ``url``: a date in the URL (``/2021-03-05/``, ``/20210305/``, ``/2021/03/05/``, ``t20210305_``).
+7. ``script``: a publish time given only in the raw source (``var pubtime = "..."``, WeChat's
+   ``var ct = "1581517074"``, Sina's comment ``published at 2005-03-21 11:21:30``).
+8. ``page-text``: the first plausible date in the page's visible text.
+9. ``meta-modified:<key>`` / ``json-ld:dateModified``: the last-modified time, when nothing else dates it.
+
+Two corrections follow: a date in the URL overrules a different day found by a rule weaker than the
+structured metadata, or a UTC time one day off (``_url_wins``); and a UTC time is rewritten with the
+site's own offset when the page's metadata gives the same instant that way (``_local_twin``).
 
 Output: ISO 8601 with a UTC offset. The page's own offset wins; a value without one is read in
-``timezone`` (an IANA name; UTC when None). A date without a time of day gives midnight in that zone
-(``2010-12-15T00:00:00+08:00``). Relative forms (``3小时前``, ``昨天 08:30``) are read only when a
-``reference`` time is given.
+``timezone`` (an IANA name; UTC when None; an unknown name raises ValueError). A date without a time of
+day gives midnight in that zone (``2010-12-15T00:00:00+08:00``). Relative forms (``3小时前``,
+``昨天 08:30``) and year-less ones (``发布时间：10-08``) are read only when a ``reference`` time is given.
 """
 
 from __future__ import annotations
