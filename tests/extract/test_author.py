@@ -110,11 +110,11 @@ def test_chinese_author_line_loses_the_trailing_time():
 
 
 def test_reporter_names_after_a_paper_name():
-    assert author(page(top="光明日报记者 王建 李清芬")) == ("王建 李清芬", "line:writer")
+    assert author(page(top="晨光日报记者 王小明 李华")) == ("王小明 李华", "line:writer")
 
 
 def test_reporter_line_drops_the_place_before_baodao():
-    assert author(page(top="本报记者 彭冲 山东冠县报道")) == ("彭冲", "line:writer")
+    assert author(page(top="本报记者 刘洋 江南县报道")) == ("刘洋", "line:writer")
 
 
 def test_wen_slash_byline():
@@ -122,11 +122,11 @@ def test_wen_slash_byline():
 
 
 def test_closing_bracket_byline_at_the_end_of_the_text():
-    assert author(page(last=SENTENCE_ZH + "（记者 胡晓蓉）")) == ("胡晓蓉", "line:writer")
+    assert author(page(last=SENTENCE_ZH + "（记者 赵小红）")) == ("赵小红", "line:writer")
 
 
 def test_reporter_survey_menu_is_not_a_byline():
-    assert author(page(top="记者调查 民意调查")) == (None, None)
+    assert author(page(top="记者调查 网上投票")) == (None, None)
 
 
 def test_bare_name_closing_the_text():
@@ -138,20 +138,34 @@ def test_bare_sentence_closing_the_text_is_not_a_name():
 
 
 def test_bare_chinese_name_right_above_the_text():
-    assert author(page(top="胡平")) == ("胡平", "line:name")
+    assert author(page(top="林青")) == ("林青", "line:name")
 
 
 def test_short_chinese_furniture_above_the_text_is_not_a_name():
-    assert author(page(top="打印本页")) == (None, None)
+    assert author(page(top="返回顶部")) == (None, None)
+
+
+def test_bracketed_name_after_the_time():
+    assert author(page(top="2010年3月2日09:30 [ 吴刚 ] 来源：[ 某某商报 ]")) == ("吴刚", "line:writer")
+
+
+def test_forum_post_by_line():
+    html = page(bottom="本贴由小雨于2010年3月2日09:30:00在〖读书天地〗发表")
+    assert author(html) == ("小雨", "line:writer")
+
+
+def test_keyword_byline_beats_an_author_box_naming_the_account():
+    top = "<div class='author-name'>某某资讯号</div><p>晨光日报记者 刘洋</p>"
+    assert author(page(top=top)) == ("刘洋", "line:writer")
 
 
 def test_editor_when_no_writer_is_named():
-    assert author(page(bottom="（ 责任编辑：魏喆 ）")) == ("魏喆", "line:editor")
+    assert author(page(bottom="（ 责任编辑：陈静 ）")) == ("陈静", "line:editor")
 
 
 def test_writer_beats_editor_and_source():
-    html = page(top="来源：新华网 编辑：金金", bottom="作者：宋怡 杨志华")
-    assert author(html) == ("宋怡 杨志华", "line:writer")
+    html = page(top="来源：新华网 编辑：周敏", bottom="作者：孙立 钱多多")
+    assert author(html) == ("孙立 钱多多", "line:writer")
 
 
 def test_source_when_no_person_is_named():

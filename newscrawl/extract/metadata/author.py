@@ -5,17 +5,24 @@ The record has one field for "author or source", filled by the first rule that g
 1. ``meta:<key>`` -- meta author, article:author, dc.creator, byl, sailthru.author, parsely-author ...
 2. ``json-ld:author`` -- JSON-LD ``author`` / ``creator`` (a string, ``{"name": ...}`` or a list of them;
    several names are joined with ``"; "``).
-3. ``byline:<how>`` -- the page's byline markup: ``itemprop="author"``, ``rel="author"``, an element whose
-   class or id names an author or byline.
-4. ``line:writer`` -- a writer named in a line near the text (just before the content node, the first and
-   last ``EDGE_PARAGRAPHS`` paragraphs, just after the content node): 作者：X, 记者 X, 本报记者 X, 文/X,
-   执笔：X, "By X", a closing "（X 上海报道）".
-5. ``line:editor`` -- 责任编辑：X, 编辑：X (the person answerable for the page when no writer is named).
-6. ``line:source`` / ``meta:source`` -- 来源：X, the outlet the story comes from.
+   A declared author that is only the site's own name (og:site_name, the host, ``data/site_names.txt``) is
+   held back and used only when rules 3-8 find nothing.
+3. ``byline:itemprop`` / ``byline:rel`` -- ``itemprop="author"`` (its ``itemprop="name"``), ``rel="author"``.
+4. ``line:writer`` -- a writer named in a line near the text (just above the first main paragraph,
+   nearest first; the first and last ``EDGE_PARAGRAPHS`` paragraphs; the end of the content node and what
+   follows it): 作者：X, 记者 X, 本报记者 X, 文/X, 执笔：X, "By X" / "Von X", a closing "（X 上海报道）",
+   "08:19 [ X ]", forum "本贴由X于" / "X 发表于".
+5. ``byline:class`` / ``byline:link`` -- an element near the text whose class or id says byline or author,
+   a link to an author page ("/author/x/"). After rule 4 because portals' author boxes name the account
+   that posted, not the reporter.
+6. ``line:name`` -- a line that is only a name: a Chinese name among the ``ABOVE_NAME_LINES`` lines above
+   the text, or a two-to-three-word Latin name closing the content node.
+7. ``line:editor`` -- 责任编辑：X, 编辑：X (the person answerable for the page when no writer is named).
+8. ``line:source`` / ``meta:source`` -- 来源：X, the outlet the story comes from.
 
 So a person beats an outlet: writer, then editor, then source (the order chinese-wce's annotators follow).
 Values lose trailing noise (dates, times, "[打印]", "字号" ...), are capped at ``MAX_AUTHOR_CHARS`` and
-rejected when they are dates, URLs or only punctuation.
+rejected when they are dates, URLs, account slugs, placeholders ("null", "admin") or only punctuation.
 """
 
 from __future__ import annotations
@@ -62,6 +69,8 @@ MARKUP_ELEMENTS = 200
 EDGE_ELEMENTS = 40
 #: a line longer than this is running text; a byline keyword in it counts only inside brackets
 MAX_BYLINE_LINE = 60
+#: lines right above the text where a bare Chinese name counts as the byline (headline, name, subtitle)
+ABOVE_NAME_LINES = 3
 #: a line holding only a name is at most this long
 MAX_NAME_LINE = 40
 #: at most this many names in one byline
@@ -90,11 +99,16 @@ _WRITER = re.compile(
 _EDITOR = re.compile(r"(?:责任编辑|责编|编辑|主编)\s*[:：]?\s*")
 #: source keywords (a colon is required: "来源" alone is common in running text)
 _SOURCE = re.compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*")
-#: "2004年7月16日08:19 [ 黄宇 ]": a bracketed name right after the time
-_TIME_BRACKET_NAME = re.compile(rf"\d{{1,2}}:\d{{2}}\s*[\[【]\s*([{_CJK}·]{{2,4}})\s*[\]】]")
+#: writer patterns with the name as group 1: "2004年7月16日08:19 [ 黄宇 ]" (a bracketed name after the
+#: time), forum posts "本贴由大卫于2005年…" and "ggjjzhzz 发表于 2005-9-15"
+_WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
+    re.compile(rf"\d{{1,2}}:\d{{2}}\s*[\[【]\s*([{_CJK}·]{{2,4}})\s*[\]】]"),
+    re.compile(r"本[贴帖]由\s*([^\s于]{2,20}?)\s*于"),
+    re.compile(r"(?:^|\s)([^\s:：]{2,20})\s+(?:发表于|發表於|posted\s+(?:on|at))", re.I),
+)
 #: cheap pre-filter: a line without any of these cannot hold a byline
 _ANY_KEY = re.compile(
-    r"作者|撰|执笔|记者|通讯员|实习生|编|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|"
+    r"作者|撰|执笔|记者|通讯员|实习生|编|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|本[贴帖]由|发表于|發表於|posted|"
     r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s"
 )
 #: English and European bylines at the start of a line
@@ -115,7 +129,9 @@ NOT_NAME_WORDS = frozenset(
 _HEADINGS = frozenset(HEADING_TAGS)
 #: page furniture that looks like a short Chinese name
 _FURNITURE = re.compile(
-    r"返回|首页|顶部|本页|更多|相关|热点|专题|下载|登录|注册|搜索|导航|网友|留言|回复|正文|全文"
+    r"返回|首页|顶部|本页|更多|相关|热点|专题|下载|登录|注册|搜索|导航|网友|留言|回复|正文|全文|分享|微信|微博|"
+    r"评论|字号|图片|视频|新闻|国内|国际|社会|财经|体育|娱乐|科技|频道|关注|收藏|点赞|阅读|推荐|广告|打印|"
+    r"显示|隐藏|展开|收起|全部|上一|下一|目录|简介|联系|订阅"
 )
 #: values that are placeholders or account handles rather than names
 _PLACEHOLDER = re.compile(r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author)$|^@", re.I)
@@ -350,8 +366,9 @@ def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list
         # nearest first: a byline sits right above the text, navigation further up
         before = _range_lines(page, max(0, anchor - NEAR_ELEMENTS), anchor)
         lines.extend(reversed(before))
-        above = before[-1:]
+        above.extend(before[: -ABOVE_NAME_LINES - 1 : -1])
     paras = body.paragraphs
+    above.extend(paras[:2])  # the text may start with its byline
     lines.extend(paras[:EDGE_PARAGRAPHS])
     lines.extend(paras[max(EDGE_PARAGRAPHS, len(paras) - EDGE_PARAGRAPHS) :])
     if body.node is not None and body.node in index:
@@ -411,9 +428,11 @@ def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
             value = _names(_BY.sub("", line, count=1))
             if value:
                 return Found(value, "line:writer")
-        m = _TIME_BRACKET_NAME.search(line)
-        if m:
-            return Found(m.group(1), "line:writer")
+        for pattern in _WRITER_GROUPS:
+            m = pattern.search(line)
+            value = clean_value(m.group(1)) if m else None
+            if value:
+                return Found(value, "line:writer")
     if paragraphs:
         m = _CLOSING.search(paragraphs[-1])
         if m:

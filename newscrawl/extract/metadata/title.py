@@ -77,6 +77,8 @@ MIN_HEADING_CHARS = 2
 _HEADING_TAGS = frozenset(HEADING_TAGS)
 #: "Site name: headline" -- a colon splits only when what precedes it is a site or channel name
 _SITE_PREFIX = re.compile(r"^([^:：]{2,30})\s*[:：]\s*(?=\S)")
+#: a part that is a domain name ("EXAMPLE.COM", "news.example.cn")
+_DOMAIN = re.compile(r"^(?:www\.)?[\w-]+(?:\.[\w-]+)*\.(?:com|cn|net|org|de|uk|fr|tw|hk|info|news|co)$", re.I)
 #: separators and breadcrumb arrows left at the ends of a heading piece
 _PIECE_STRIP = " |:：-–—·•>〉»›/"
 _NON_WORD = re.compile(r"[\W_]+")
@@ -151,6 +153,8 @@ class SiteContext:
             if (len(key) >= 2 and key in name) or (name in key and len(key) <= len(name) + 4):
                 return True
         if self.host and len(key) >= 3 and key.isascii() and key in self.host:
+            return True
+        if _DOMAIN.match(part.strip()):
             return True
         compact = _compact(part)
         return len(compact) <= CHANNEL_MAX_CHARS and compact.endswith(CHANNEL_SUFFIXES)
