@@ -13,6 +13,7 @@ import logging
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lxml import etree
 
@@ -65,12 +66,18 @@ def extract(
 
     >>> r = extract("<html><body><h1>T</h1><p>" + "正文内容。" * 40 + "</p></body></html>")
     >>> r.algorithm, r.text[:5]
-    ('cetd', '正文内容。')
+    ('auto', '正文内容。')
     """
     algo = REGISTRY.get(algorithm)
     if algo is None:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
     algo_params = algo.make_params(params)
+    if timezone is not None:
+        try:
+            ZoneInfo(timezone)
+        except (ZoneInfoNotFoundError, ValueError) as e:
+            hint = "use an IANA name such as 'Asia/Shanghai'"
+            raise ValueError(f"unknown time zone {timezone!r}: {hint}") from e
 
     limits = DEFAULT_LIMITS if limits is None else limits
     budget = Budget(limits.time_budget)
@@ -154,9 +161,14 @@ def _run(
     figures: dict[str, Any] = dict(body.figures)
     if failures:
         figures["metadata_failures"] = failures
+    # auto classifies by the content it found (seed 000's coarse node is usually one paragraph, which
+    # calls most multi-paragraph articles short); the named algorithms report seed 000's classifier.
+    page_class = str(body.figures.get("page_class", cls.page_class))
+    coarse_length = int(body.figures.get("content_bytes", cls.coarse_length))
     figures.update(
         {
-            "coarse_length": cls.coarse_length,
+            "seed000_page_class": cls.page_class,
+            "seed000_coarse_length": cls.coarse_length,
             "coarse_node": node_path(stats.elements[cls.node]) if len(stats) else None,
             "nodes": len(stats),
             "removed_noise_tags": report.noise_tags,
@@ -170,12 +182,12 @@ def _run(
         published_at=published.value,
         author=author.value,
         algorithm=produced_by,
-        page_class=cls.page_class,
+        page_class=page_class,  # type: ignore[arg-type]
         page_kind=kind,
         url=url,
         language=meta.language,
         encoding=encoding,
-        coarse_length=cls.coarse_length,
+        coarse_length=coarse_length,
         node_path=node_path(body.node),
         reason=str(body.figures.get("why", f"algorithm {algorithm!r} requested")),
         figures=freeze(figures),

@@ -112,9 +112,30 @@ def test_auto_prunes_share_bars_and_link_lists_inside_the_content():
 def test_auto_explains_its_choice():
     r = extract(article(10))
     assert r.algorithm == "auto"
-    assert "long page" in r.reason
+    assert r.reason.startswith("long page")
     assert r.node_path and r.node_path.endswith("#content")
-    assert r.figures["coarse_length"] == r.coarse_length > 450
+    assert r.figures["content_bytes"] == r.coarse_length > 450
+    assert r.figures["seed000_coarse_length"] > 0
+
+
+def test_auto_classes_a_multi_paragraph_article_long_where_seed_000_says_short():
+    # paragraphs of ~100 and ~200 B: seed 000's densest node is the longest single paragraph
+    paras = "".join(f"<p>{SENTENCE * (1 + i % 2)}第{i}段。</p>" for i in range(10))
+    html = f"<body>{NAV}<div id='content'>{paras}</div>{FOOTER}</body>"
+    assert extract(html, algorithm="cetd").page_class == "short"
+    r = extract(html)
+    assert r.page_class == "long"
+    assert r.figures["seed000_page_class"] == "short"
+
+
+def test_auto_classes_a_one_line_brief_short():
+    r = extract(f"<body>{NAV}<div class='text'>{SENTENCE}</div>{FOOTER}</body>")
+    assert r.page_class == "short"
+
+
+def test_an_unknown_time_zone_is_rejected_up_front():
+    with pytest.raises(ValueError, match="unknown time zone"):
+        extract("<p>x</p>", timezone="Mars/Olympus")
 
 
 def test_unknown_algorithm_raises_with_the_choices():
