@@ -60,6 +60,16 @@ def test_meta_author_that_is_the_site_name_yields_to_a_byline():
     assert author(html) == ("Jane Doe", "line:writer")
 
 
+def test_meta_author_that_is_a_company_yields_to_a_byline():
+    html = page('<meta name="author" content="Example Verlag GmbH">', top="By Jane Doe", en=True)
+    assert author(html) == ("Jane Doe", "line:writer")
+
+
+def test_meta_author_that_is_a_company_is_kept_when_nothing_else_is_found():
+    html = page('<meta name="author" content="Example Verlag GmbH">', en=True)
+    assert author(html) == ("Example Verlag GmbH", "meta:author")
+
+
 def test_json_ld_author_as_a_string():
     html = page(ld({"@type": "NewsArticle", "author": "Jane Doe"}), en=True)
     assert author(html) == ("Jane Doe", "json-ld:author")
@@ -86,6 +96,16 @@ def test_itemprop_author_name():
 def test_rel_author_link():
     html = page(top='<a rel="author" href="/a/jd">Jane Doe</a>', en=True)
     assert author(html) == ("Jane Doe", "byline:rel")
+
+
+def test_rel_author_link_text_loses_its_lead_in():
+    html = page(top='<a rel="author" href="/a/jd">View all posts by Jane Doe</a>', en=True)
+    assert author(html) == ("Jane Doe", "byline:rel")
+
+
+def test_byline_class_with_only_a_label_is_skipped():
+    top = '<span class="author-label">Published</span>'
+    assert author(page(top=top, en=True)) == (None, None)
 
 
 def test_byline_class_drops_posted_by_and_the_date():

@@ -127,6 +127,11 @@ NOT_NAME_WORDS = frozenset(
     teilen back top contact kontakt impressum datenschutz privacy newsletter login menu""".split()
 )
 _HEADINGS = frozenset(HEADING_TAGS)
+#: words of organisation names: a declared "author" with one is the outlet, held back like the site name
+_ORGANISATION = re.compile(
+    r"\b(?:GmbH|e\.\s?V|AG|KG|Ltd|Inc|LLC|S\.A|Verlag|Verlags|Media|Média|Medien|Editorial|Redaktion|"
+    r"Redacci[oó]n|Nachrichten|Zeitung|Magazin|Magazine|Online|Stiftung|Verband|Group|Gruppe)\b"
+)
 #: page furniture that looks like a short Chinese name
 _FURNITURE = re.compile(
     r"返回|首页|顶部|本页|更多|相关|热点|专题|下载|登录|注册|搜索|导航|网友|留言|回复|正文|全文|分享|微信|微博|"
@@ -138,14 +143,15 @@ _PLACEHOLDER = re.compile(r"^(?:null|none|undefined|admin|administrator|unknown|
 _SLUG = re.compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")
 _DIGITS = re.compile(r"\d{4}")
 #: leftovers of markup or code: a value with these is not a name
-_MARKUP = re.compile(r"[=<>{}]|&\w+;")
+_MARKUP = re.compile(r"[=<>{}→»]|&\w+;|^\d")
 #: soft hyphens, zero-width and private-use characters (icon fonts)
 _INVISIBLE = re.compile(r"[\xad\u200b-\u200f\ue000-\uf8ff]")
 #: where a value ends: a date, a time, a bracket, a keyword of the next field, page furniture
 _VALUE_END = re.compile(
     r"\d{2,4}\s*[-/.年]\s*\d{1,2}|\d{1,2}\s*[:：]\s*\d{2}|[\[【〔<|｜]|"
     r"(?:来源|來源|作者|编辑|责任编辑|责编|时间|日期|发布|发表|更新|点击|阅读|浏览|字号|字体|打印|评论|分享|"
-    r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|电\b|讯\b)"
+    r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|电\b|讯\b|"
+    r"\b(?:Veröffentlicht|Aktualisiert|Published|Updated|Stand|Posted|Archiv|Weitere)\b)"
 )
 _NAME_SPLIT = re.compile(r"[\s\u3000、,，;；/／]+|\band\b|&|和|及")
 _CJK_NAME = re.compile(rf"^[{_CJK}·•]{{2,4}}$")
@@ -268,7 +274,7 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
                 return Found(value, "byline:itemprop")
         if el.tag == "a":
             if rel is None and "author" in (get("rel") or "").split():
-                rel = clean_value(_element_text(el))
+                rel = _byline_value(_element_text(el))
             if linked is None and _AUTHOR_HREF.search(get("href") or ""):
                 linked = clean_value(_element_text(el))
         if marked is None:
@@ -466,12 +472,12 @@ def find_author(page: Page, body: BodyResult) -> Found:
     for key in META_AUTHOR_KEYS:
         value = clean_value(meta.meta.get(key))
         if value:
-            if not site.is_site(value):
+            if not (site.is_site(value) or _ORGANISATION.search(value)):
                 return Found(value, f"meta:{key}")
             outlet = outlet or Found(value, f"meta:{key}")
     value = _json_ld_author(meta)
     if value:
-        if not site.is_site(value):
+        if not (site.is_site(value) or _ORGANISATION.search(value)):
             return Found(value, "json-ld:author")
         outlet = outlet or Found(value, "json-ld:author")
     markup = _byline_markup(page, body)
