@@ -108,18 +108,15 @@ def classify_page_kind(page: Page) -> tuple[PageKindName, dict[str, Any]]:
 
 
 def _largest_repeated_group(page: Page) -> int:
+    """The largest number of same-tag, same-class siblings that contain links (one pass, no child lists)."""
     stats = page.stats
-    best = 0
-    for i in range(len(stats)):
-        groups: dict[tuple[str, str], int] = {}
-        for c in stats.children(i):
-            if stats.link_tags[c] == 0:
-                continue
-            key = (stats.tag[c], stats.elements[c].get("class", ""))
-            groups[key] = groups.get(key, 0) + 1
-        if groups:
-            best = max(best, max(groups.values()))
-    return best
+    counts: dict[tuple[int, str, str], int] = {}
+    parent, tag, link_tags, elements = stats.parent, stats.tag, stats.link_tags, stats.elements
+    for c in range(1, len(stats)):
+        if link_tags[c]:
+            key = (parent[c], tag[c], elements[c].get("class", ""))
+            counts[key] = counts.get(key, 0) + 1
+    return max(counts.values(), default=0)
 
 
 def _headline_in_title(page: Page) -> bool:

@@ -37,13 +37,20 @@ class NodeStats:
     line: list[int]
     depth: list[int]
     line_sum: int
+    _children: list[list[int]] | None = None
 
     def __len__(self) -> int:
         return len(self.elements)
 
     def children(self, i: int) -> list[int]:
-        idx = self.index
-        return [idx[c] for c in self.elements[i] if c in idx]
+        """Indices of the element children of ``i``, in document order (all lists built on first use)."""
+        if self._children is None:
+            lists: list[list[int]] = [[] for _ in self.elements]
+            parent = self.parent
+            for j in range(1, len(lists)):
+                lists[parent[j]].append(j)
+            self._children = lists
+        return self._children[i]
 
     def subtree_end(self, i: int) -> int:
         """Pre-order index one past the last descendant of ``i``."""
