@@ -110,6 +110,25 @@ def test_h1_pieces_are_kept_together_when_the_declared_title_has_them_all():
     assert title(html)[0] == "Education: Council passes school budget"
 
 
+def test_ruby_readings_are_left_out_of_the_heading():
+    html = page(heading="<h1><ruby>漢字<rt>かんじ</rt></ruby>の勉強を始める</h1>")
+    assert title(html)[0] == "漢字の勉強を始める"
+
+
+def test_site_name_suffix_inside_the_h1_is_dropped():
+    html = page(heading="<h1>Council passes school budget | BBC News</h1>", body=BODY_EN)
+    assert title(html)[0] == "Council passes school budget"
+
+
+def test_heading_is_kept_whole_when_the_page_declares_exactly_it():
+    html = page(
+        '<meta property="og:title" content="Storm warning - schools close early">',
+        "<h1><span>Storm warning</span> - schools close early</h1>",
+        body=BODY_EN,
+    )
+    assert title(html)[0] == "Storm warning - schools close early"
+
+
 def test_heading_that_is_the_site_name_is_skipped():
     html = page("<title>全市新增三条公交线路_新浪网</title>", "<h1>新浪网</h1>")
     assert title(html) == ("全市新增三条公交线路", "title-tag")

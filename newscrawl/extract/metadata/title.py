@@ -244,13 +244,46 @@ def text_anchor(page: Page, body: BodyResult) -> int | None:
     return start
 
 
+def visible_text(el: Element) -> str:
+    """The text of ``el`` without ruby annotations (<rt>, <rp>: the readings printed above CJK text)."""
+    if next(el.iter("rt", "rp"), None) is None:
+        return "".join(el.itertext())
+    pieces: list[str] = []
+    for node in el.iter():
+        if node.tag in ("rt", "rp"):
+            if node.tail:
+                pieces.append(node.tail)  # tails of rt/rp belong to the ruby base text
+            continue
+        if node is not el and node.getparent() is not None and node.getparent().tag in ("rt", "rp"):
+            continue
+        if node.text:
+            pieces.append(node.text)
+        if node is not el and node.tail and node.getparent().tag not in ("rt", "rp"):
+            pieces.append(node.tail)
+    return "".join(pieces)
+
+
 def _heading_text(h: Element, site: SiteContext | None) -> str | None:
-    text = clip("".join(h.itertext()))
+    text = clip(visible_text(h))
     if not text or len(_compact(text)) < MIN_HEADING_CHARS:
         return None
-    if site is not None and site.is_name(text):
-        return None
+    if site is not None:
+        if site.is_name(text):
+            return None
+        text = strip_site_parts(text, site)
     return text
+
+
+def strip_site_parts(text: str, site: SiteContext) -> str:
+    """``text`` without a leading or trailing part that is a site name ("Headline | Site" -> "Headline")."""
+    parts = split_title(text)
+    if len(parts) < 2:
+        return text
+    if site.is_name(parts[-1]):
+        text = text[: text.rfind(parts[-1])]
+    if site.is_name(parts[0]):
+        text = text[text.find(parts[0]) + len(parts[0]) :]
+    return text.strip(_PIECE_STRIP) or text
 
 
 class Heading(NamedTuple):
@@ -328,7 +361,7 @@ def refine_heading(heading: Heading, reference: str | None) -> str:
     el = heading.element
     if el is None or not reference or len(el) == 0:
         return heading.text
-    pieces = [clip("".join(child.itertext())) for child in el]
+    pieces = [clip(visible_text(child)) for child in el]
     own = clip((el.text or "") + " ".join(child.tail or "" for child in el))
     candidates = [p.strip(_PIECE_STRIP) for p in (*pieces, own) if p]
     candidates = [p for p in candidates if len(_compact(p)) >= MIN_HEADING_CHARS]
@@ -336,7 +369,8 @@ def refine_heading(heading: Heading, reference: str | None) -> str:
         return heading.text
     ref = _tokens(reference)
     best = max(candidates, key=lambda p: _jaccard(_tokens(p), ref))
-    return best if _jaccard(_tokens(best), ref) > _jaccard(_tokens(heading.text), ref) else heading.text
+    score = _jaccard(_tokens(best), ref)
+    return best if score >= SUPPORT_OVERLAP and score > _jaccard(_tokens(heading.text), ref) else heading.text
 
 
 def find_title(page: Page, body: BodyResult) -> Found:
@@ -354,10 +388,10 @@ def find_title(page: Page, body: BodyResult) -> Found:
         backing = [v for v in (declared_raw, meta.title) if v]
         supported = any(overlap(text, v) >= SUPPORT_OVERLAP for v in backing)
         if supported or (tag == "h1" and (not backing or heading.near)):
-            reference = clean_title(declared_raw, site) if declared_raw else None
-            if not reference and meta.title:
-                reference = clean_title(meta.title, site)
-            return Found(refine_heading(heading, reference), f"heading:{tag}")
+            raw = declared_raw or meta.title
+            if not raw or _compact(strip_site_parts(raw, site)) == _compact(text):
+                return Found(text, f"heading:{tag}")  # the page declares exactly this heading
+            return Found(refine_heading(heading, clean_title(raw, site)), f"heading:{tag}")
     if declared:
         value = clip(clean_title(declared[1], site, heading_text, meta.title))
         if value:
