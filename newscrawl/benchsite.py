@@ -26,6 +26,8 @@ from pathlib import Path
 
 SITE_NAME = "bench"
 DEFAULT_PER_PAGE = 50
+#: longest wait of a gated response, in seconds
+GATE_TIMEOUT = 60
 #: phrases the generated articles are made of (invented, no real news)
 _PHRASES = (
     "临江市今天召开新闻发布会", "介绍了今年以来城市建设的进展", "相关负责人表示", "下一步将继续推进",
@@ -34,6 +36,11 @@ _PHRASES = (
     "记者在现场看到", "工作人员正在有序施工", "预计明年上半年完工", "有关部门提醒", "注意出行安全",
     "科技园区新增企业", "人工智能产业快速发展", "高校毕业生就业形势", "总体平稳向好", "文化活动丰富多彩",
 )
+
+
+def _filler(rnd: random.Random) -> str:
+    """A few ideographs drawn from the first 3,000 of the CJK block, so articles differ as real ones do."""
+    return "".join(chr(0x4E00 + rnd.randrange(3000)) for _ in range(rnd.randint(4, 12)))
 
 
 def article_path(n: int) -> str:
@@ -53,13 +60,19 @@ def _chrome(title: str, body: str) -> str:
     )
 
 
-def article_html(n: int) -> str:
+def article_text(n: int) -> tuple[str, list[str]]:
+    """Title and paragraphs of article ``n`` (the same every time)."""
     rnd = random.Random(n)
     title = f"第{n}号新闻：" + "".join(rnd.sample(_PHRASES, 2))
     paragraphs = [
-        "，".join(rnd.choice(_PHRASES) for _ in range(rnd.randint(4, 8))) + "。"
+        "，".join(rnd.choice(_PHRASES) + _filler(rnd) for _ in range(rnd.randint(4, 8))) + "。"
         for _ in range(rnd.randint(3, 6))
     ]
+    return title, paragraphs
+
+
+def article_html(n: int) -> str:
+    title, paragraphs = article_text(n)
     day = 1 + n % 28
     body = (
         f'<div class="article"><h1 class="main-title">{title}</h1>'
@@ -84,6 +97,15 @@ def list_html(k: int, articles: int, per_page: int) -> str:
 
 def home_html() -> str:
     return _chrome("临江新闻网", f'<a href="{list_path(0)}">滚动新闻</a>')
+
+
+def crawler_env() -> dict[str, str]:
+    """Environment for a ``scrapy crawl`` subprocess running this very copy of newscrawl."""
+    import os
+
+    root = str(Path(__file__).resolve().parents[1])
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    return dict(os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings", PYTHONPATH=path)
 
 
 def site_toml(base_url: str) -> str:
@@ -119,6 +141,9 @@ class GeneratedSite:
     articles: int
     per_page: int
     hits: Counter[str] = field(default_factory=Counter)
+    #: monotonic times of the first and the last request served
+    first_hit: float | None = None
+    last_hit: float | None = None
 
     @property
     def pages(self) -> list[str]:
@@ -133,7 +158,9 @@ class GeneratedSite:
         return path
 
 
-def _handler(site: GeneratedSite, delay: float, lock: threading.Lock) -> type[BaseHTTPRequestHandler]:
+def _handler(
+    site: GeneratedSite, delay: float, lock: threading.Lock, gate: threading.Event | None
+) -> type[BaseHTTPRequestHandler]:
     by_path = {article_path(n): n for n in range(site.articles)}
     lists = {list_path(k): k for k in range(-(-site.articles // site.per_page))}
 
@@ -144,6 +171,12 @@ def _handler(site: GeneratedSite, delay: float, lock: threading.Lock) -> type[Ba
             path = self.path.split("?", 1)[0]
             with lock:
                 site.hits[path] += 1
+                now = time.monotonic()
+                if site.first_hit is None:
+                    site.first_hit = now
+                site.last_hit = now
+            if gate is not None:
+                gate.wait(GATE_TIMEOUT)
             if delay:
                 time.sleep(delay)
             if path == "/":
@@ -169,14 +202,18 @@ def _handler(site: GeneratedSite, delay: float, lock: threading.Lock) -> type[Ba
 
 @contextmanager
 def serve(
-    articles: int = 5000, per_page: int = DEFAULT_PER_PAGE, delay: float = 0.0
+    articles: int = 5000,
+    per_page: int = DEFAULT_PER_PAGE,
+    delay: float = 0.0,
+    gate: threading.Event | None = None,
 ) -> Iterator[GeneratedSite]:
     """Serve a portal of ``articles`` articles on a free loopback port for the ``with`` block.
 
-    ``delay`` seconds are spent on every response (a slower server, as over a network).
+    ``delay`` seconds are spent on every response (a slower server, as over a network); with a ``gate``,
+    responses wait until it is set (so that several crawlers can be started before any page is served).
     """
     site = GeneratedSite("", articles, per_page)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(site, delay, threading.Lock()))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(site, delay, threading.Lock(), gate))
     server.daemon_threads = True
     site.base_url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, name="benchsite", daemon=True)

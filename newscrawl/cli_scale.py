@@ -1,4 +1,5 @@
-"""Subcommands over the stored crawl: ``newscrawl search``, ``export``, ``pg-load``, ``dedup-eval``.
+"""Subcommands over the stored crawl and for scale: ``search``, ``export``, ``pg-load``, ``dedup-eval``,
+``bench-crawl``.
 
 Each follows :mod:`newscrawl.cli`'s pattern (``add_<name>(subparsers)`` sets ``run``) and is listed in
 :data:`SUBCOMMANDS`, which :mod:`newscrawl.cli` appends to its own.
@@ -213,5 +214,71 @@ def run_dedup_eval(args: argparse.Namespace) -> int:
     return OK
 
 
+# --- bench-crawl -----------------------------------------------------------------------------------------
+
+
+def add_bench_crawl(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "bench-crawl", help="crawl throughput on a generated loopback portal, and the cost of each sink",
+        description="Serve a generated portal of N articles on 127.0.0.1, crawl it with the real spider in "
+        "one process and in several processes sharing a Redis frontier, report pages/s (first to last "
+        "request served) and pages fetched twice; then load records into each sink and report items/s.",
+    )
+    p.add_argument("--pages", type=int, default=5000, metavar="N", help="articles in the portal (5000)")
+    p.add_argument("--processes", type=int, default=2, metavar="P", help="processes on Redis (default 2)")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="Redis for the multi-process run (default: $NEWSCRAWL_REDIS_URL, else skipped)")
+    p.add_argument("--postgres", default=None, metavar="DSN",
+                   help="PostgreSQL for the sink figures (default: $NEWSCRAWL_POSTGRES_DSN, else skipped)")
+    p.add_argument("--items", type=int, default=10000, metavar="N", help="records per sink (default 10000)")
+    p.add_argument("--no-extract", action="store_true", help="crawl without extraction")
+    p.add_argument("--skip-crawl", action="store_true", help="sink figures only")
+    p.add_argument("--skip-sinks", action="store_true", help="crawl figures only")
+    p.set_defaults(run=run_bench_crawl)
+
+
+def run_bench_crawl(args: argparse.Namespace) -> int:
+    import os
+
+    from newscrawl.benchcrawl import run_crawl, sink_figures, workdir
+
+    redis = args.redis or os.environ.get("NEWSCRAWL_REDIS_URL")
+    dsn = args.postgres or os.environ.get("NEWSCRAWL_POSTGRES_DSN")
+    status = OK
+    with workdir() as tmp:
+        if not args.skip_crawl:
+            print(f"crawl of a generated portal: {args.pages} articles + list pages, "
+                  f"extraction {'off' if args.no_extract else 'on'}, SQLite + FTS + dedup sinks on\n")
+            print("| processes | pages | seconds | pages/s | fetched twice |")
+            print("|---|---|---|---|---|")
+            runs = [(1, None)]
+            if redis:
+                runs.append((args.processes, redis))
+            base = None
+            for processes, url in runs:
+                run = run_crawl(
+                    args.pages, processes, redis_url=url, extract=not args.no_extract, workdir=Path(tmp)
+                )
+                base = base or run.pages_per_second
+                speedup = f" ({run.pages_per_second / base:.2f}x)" if processes > 1 and base else ""
+                print(f"| {processes}{' on Redis' if url else ''} | {run.pages} | {run.seconds:.1f} | "
+                      f"{run.pages_per_second:.1f}{speedup} | {run.fetched_twice} |", flush=True)
+                if not run.ok:
+                    status = FAILED
+            if not redis:
+                print("(multi-process run skipped: no --redis and no NEWSCRAWL_REDIS_URL)")
+            print()
+        if not args.skip_sinks:
+            print(f"sinks: {args.items} distinct records of about 1,000+ characters, batches of 100\n")
+            print("| sink | items/s |")
+            print("|---|---|")
+            for name, value in sink_figures(args.items, dsn, Path(tmp)).items():
+                shown = f"{value:,.0f}" if isinstance(value, float) else value
+                print(f"| {name} | {shown} |", flush=True)
+    return status
+
+
 #: the subcommands this module adds to ``newscrawl``
-SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_search, add_export, add_pg_load, add_dedup_eval]
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
+    add_search, add_export, add_pg_load, add_dedup_eval, add_bench_crawl
+]

@@ -150,6 +150,8 @@ class DuplicateIndex:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
+        # one commit per article: no fsync each time (the fingerprints can be rebuilt from the store)
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
         self._db.commit()
 

@@ -25,6 +25,9 @@ Those fixes live in :mod:`newscrawl.scheduler` (which imports scrapy-redis; this
 * An idle engine asks its scheduler for requests every 5 s only (its heartbeat), so a second process
   would sit out a short crawl: the scheduler shortens the heartbeat to ``NEWSCRAWL_REDIS_POLL_INTERVAL``
   (default 0.5 s).
+* An engine takes requests off the shared queue while fewer than ``CONCURRENT_REQUESTS`` are in its
+  downloader (whatever the per-domain limit), so one process can hoard the frontier: for a crawl of one
+  site, keep ``CONCURRENT_REQUESTS`` near ``CONCURRENT_REQUESTS_PER_DOMAIN``.
 * Stats calls pass the spider argument Scrapy deprecated; here they do not.
 """
 

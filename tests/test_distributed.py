@@ -7,13 +7,15 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 import uuid
 from pathlib import Path
 
 import pytest
 from scrapy.settings import Settings
 
-from newscrawl.benchsite import SITE_NAME, serve
+from newscrawl.benchsite import SITE_NAME, crawler_env, serve
 from newscrawl.distributed import RedisAddon
 
 REDIS_URL = os.environ.get("NEWSCRAWL_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -57,21 +59,36 @@ def crawl(site_dir: Path, out: Path, db: Path, prefix: str) -> subprocess.Popen:
         sys.executable, "-m", "scrapy", "crawl", SITE_NAME, "-O", str(out),
         "-s", f"NEWSCRAWL_SITES_DIR={site_dir}", "-s", f"NEWSCRAWL_SQLITE_PATH={db}",
         "-s", f"NEWSCRAWL_REDIS_URL={REDIS_URL}", "-s", f"NEWSCRAWL_REDIS_PREFIX={prefix}",
-        "-s", "NEWSCRAWL_REDIS_IDLE_CLOSE=1", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=4",
+        # a process takes up to CONCURRENT_REQUESTS off the shared queue at once: keep it small here
+        "-s", "NEWSCRAWL_REDIS_IDLE_CLOSE=2", "-s", "CONCURRENT_REQUESTS=3",
+        "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=3",
         "-s", "LOG_LEVEL=INFO",
     ]
-    env = dict(os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings")
+    env = crawler_env()
     return subprocess.Popen(args, cwd=out.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)
 
 
+def wait_for_workers(prefix: str, count: int, timeout: float = 60) -> None:
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    deadline = time.monotonic() + timeout
+    while int(client.get(f"{prefix}:{SITE_NAME}:workers") or 0) < count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    client.close()
+
+
 def test_two_processes_share_the_frontier_and_fetch_every_page_once(tmp_path, redis_prefix):
-    with serve(articles=80, per_page=10, delay=0.02) as site:
+    gate = threading.Event()  # no page is served before both processes are on the frontier
+    with serve(articles=80, per_page=10, delay=0.03, gate=gate) as site:
         site_dir = tmp_path / "sites"
         site.write_site_file(site_dir)
         db = tmp_path / "store.sqlite3"
         outs = [tmp_path / "p1.jsonl", tmp_path / "p2.jsonl"]
         procs = [crawl(site_dir, out, db, redis_prefix) for out in outs]
+        wait_for_workers(redis_prefix, 2)
+        gate.set()
         logs = [p.communicate(timeout=90)[1] for p in procs]
         assert [p.returncode for p in procs] == [0, 0], logs[0][-2000:] + logs[1][-2000:]
         hits = dict(site.hits)

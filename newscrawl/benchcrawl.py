@@ -1,0 +1,173 @@
+"""``newscrawl bench-crawl``: crawl throughput on a generated loopback portal, and the cost of each sink.
+
+Crawls run the real ``bench`` site spider (:mod:`newscrawl.benchsite`) in separate ``scrapy crawl``
+processes -- one, then several sharing a Redis frontier -- and pages/s is the pages served divided by the
+time from the first request served to the last (process start-up left out, the same for every run).
+Sink figures load synthetic records (Chinese text of about 1,000 characters) in batches, as the sink
+pipeline does.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from newscrawl.benchsite import SITE_NAME, crawler_env, serve
+
+#: records per sink write in the sink benchmark (the pipeline's default batch size)
+SINK_BATCH = 100
+#: characters of text per synthetic record, at least: about twice the median article body of daniel-zh
+#: (641 characters), so the figures err on the slow side
+TEXT_CHARS = 1000
+
+
+@dataclass(frozen=True)
+class CrawlRun:
+    processes: int
+    pages: int
+    seconds: float
+    fetched_twice: int
+    ok: bool
+
+    @property
+    def pages_per_second(self) -> float:
+        return self.pages / self.seconds if self.seconds > 0 else 0.0
+
+
+def run_crawl(
+    articles: int,
+    processes: int = 1,
+    *,
+    redis_url: str | None = None,
+    extract: bool = True,
+    workdir: Path,
+    timeout: float = 1800,
+) -> CrawlRun:
+    """Crawl a fresh generated portal with ``processes`` processes (more than one needs ``redis_url``)."""
+    if processes > 1 and not redis_url:
+        raise ValueError("more than one crawler process needs a Redis URL (--redis)")
+    run_dir = workdir / f"crawl-{processes}p-{uuid.uuid4().hex[:6]}"
+    with serve(articles=articles) as site:
+        site.write_site_file(run_dir / "sites")
+        settings = {
+            "NEWSCRAWL_SITES_DIR": str(run_dir / "sites"),
+            "NEWSCRAWL_SQLITE_PATH": str(run_dir / "store.sqlite3"),
+            "NEWSCRAWL_EXTRACT_ENABLED": str(extract),
+            "LOG_LEVEL": "WARNING",
+        }
+        if redis_url:
+            settings |= {
+                "NEWSCRAWL_REDIS_URL": redis_url,
+                "NEWSCRAWL_REDIS_PREFIX": f"bench-{uuid.uuid4().hex[:8]}",
+                "NEWSCRAWL_REDIS_IDLE_CLOSE": "2",
+            }
+        args = [sys.executable, "-m", "scrapy", "crawl", SITE_NAME]
+        for name, value in settings.items():
+            args += ["-s", f"{name}={value}"]
+        env = crawler_env()
+        procs = [
+            subprocess.Popen(
+                args, cwd=run_dir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            )
+            for _ in range(processes)
+        ]
+        errors = [p.communicate(timeout=timeout)[1] for p in procs]
+        ok = all(p.returncode == 0 for p in procs)
+        if not ok:
+            sys.stderr.write("".join(e[-2000:] for e in errors))
+        pages = sum(site.hits.values())
+        seconds = (site.last_hit or 0.0) - (site.first_hit or 0.0)
+        twice = sum(1 for n in site.hits.values() if n > 1)
+    return CrawlRun(processes, pages, seconds, twice, ok)
+
+
+def synthetic_records(count: int) -> list[dict[str, Any]]:
+    """``count`` distinct records, as stage 2 makes them, with texts of about :data:`TEXT_CHARS`."""
+    from newscrawl.benchsite import article_text
+
+    records = []
+    for n in range(count):
+        title, paragraphs = article_text(n)
+        text = "\n".join(paragraphs)
+        k = n + 1_000_000
+        while len(text) < TEXT_CHARS:
+            text += "\n" + "\n".join(article_text(k)[1])
+            k += 1_000_000
+        url = f"http://bench.newscrawl.test/news/doc-i{n:08d}.shtml"
+        records.append(
+            {
+                "url": url,
+                "canonical_url": url,
+                "site": SITE_NAME,
+                "title": title,
+                "text": text,
+                "published_at": "2026-11-20T08:30:00+08:00",
+                "crawled_at": "2026-11-21T00:00:00+00:00",
+                "page_kind": "article",
+                "language": "zh",
+            }
+        )
+    return records
+
+
+def time_sink(open_sink: Callable[[], Any], records: list[dict[str, Any]]) -> float:
+    """Items/s writing ``records`` in batches through a freshly opened sink, close included."""
+    sink = open_sink()
+    sink.open()
+    start = time.perf_counter()
+    for i in range(0, len(records), SINK_BATCH):
+        sink.write(records[i : i + SINK_BATCH])
+    sink.close()
+    return len(records) / (time.perf_counter() - start)
+
+
+def sink_figures(count: int, postgres_dsn: str | None, workdir: Path) -> dict[str, float | str]:
+    """Items/s of each sink (and of the duplicate index) loading ``count`` records."""
+    from newscrawl.dedup import DuplicateIndex
+    from newscrawl.storage.sqlite import SqliteSink
+
+    records = synthetic_records(count)
+    out: dict[str, float | str] = {}
+    out["SQLite + FTS5"] = time_sink(lambda: SqliteSink(workdir / "fts.sqlite3"), records)
+    out["SQLite, no FTS"] = time_sink(lambda: SqliteSink(workdir / "plain.sqlite3", search=False), records)
+    index = DuplicateIndex(workdir / "dedup.sqlite3")
+    index.open()
+    start = time.perf_counter()
+    for r in records:
+        index.add(r["canonical_url"], r["text"])
+    out["SimHash duplicate index"] = count / (time.perf_counter() - start)
+    index.close()
+    if postgres_dsn:
+        import psycopg
+
+        from newscrawl.storage.postgres import PostgresSink, PostgresUnavailable
+
+        schema = f"nc_bench_{uuid.uuid4().hex[:8]}"
+        try:
+            with psycopg.connect(postgres_dsn, autocommit=True, connect_timeout=5) as conn:
+                conn.execute(f"CREATE SCHEMA {schema}")
+            dsn = f"{postgres_dsn} options='-csearch_path={schema}'"
+            spill = workdir / "spill.jsonl"
+            out["PostgreSQL"] = time_sink(lambda: PostgresSink(dsn, spill_path=spill), records)
+        except (psycopg.Error, PostgresUnavailable) as e:
+            out["PostgreSQL"] = f"skipped: {str(e).splitlines()[0]}"
+        finally:
+            try:
+                with psycopg.connect(postgres_dsn, autocommit=True, connect_timeout=5) as conn:
+                    conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            except psycopg.Error:
+                pass
+    else:
+        out["PostgreSQL"] = "skipped: no DSN (--postgres or NEWSCRAWL_POSTGRES_DSN)"
+    return out
+
+
+def workdir() -> tempfile.TemporaryDirectory[str]:
+    return tempfile.TemporaryDirectory(prefix="newscrawl-bench-")
