@@ -1,0 +1,45 @@
+"""Search on the demo portal's articles: a title query finds its article first."""
+
+from pathlib import Path
+
+import pytest
+
+from newscrawl.extract import extract
+from newscrawl.storage.search import search
+from newscrawl.storage.sqlite import SqliteSink
+
+DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
+
+
+@pytest.fixture(scope="module")
+def demo_store(tmp_path_factory):
+    pages = sorted(DEMO.rglob("*.shtml"))
+    if not pages:
+        pytest.skip("no demo pages under data/demo")
+    sink = SqliteSink(tmp_path_factory.mktemp("demo") / "demo.sqlite3")
+    sink.open()
+    records = []
+    for page in pages:
+        url = "http://demo.newscrawl.test/" + page.relative_to(DEMO).as_posix()
+        result = extract(page.read_bytes(), url)
+        if result.title and result.text:
+            records.append({"url": url, "canonical_url": url, "site": "demo", "title": result.title,
+                            "text": result.text})
+    sink.write(records)
+    yield sink, records
+    sink.close()
+
+
+def test_every_title_finds_its_article_first(demo_store):
+    sink, records = demo_store
+    assert len(records) >= 10
+    missed = [r["title"] for r in records
+              if [h.url for h in search(sink.db, r["title"], limit=1)] != [r["url"]]]
+    assert missed == []
+
+
+def test_the_first_words_of_a_title_find_its_article_first(demo_store):
+    sink, records = demo_store
+    missed = [r["title"][:5] for r in records
+              if search(sink.db, r["title"][:5], limit=1)[0].url != r["url"]]
+    assert len(missed) <= len(records) // 10, missed
