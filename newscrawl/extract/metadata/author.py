@@ -61,10 +61,10 @@ MAX_AUTHOR_CHARS = 80
 #: paragraphs at each end of the main text searched for bylines
 EDGE_PARAGRAPHS = 3
 #: elements before the first main paragraph (and after the content node) searched for bylines
-NEAR_ELEMENTS = 80
+NEAR_ELEMENTS = 60
 #: elements before the first main paragraph searched for byline markup (headers with the byline sit
 #: higher than the plain-text byline lines)
-MARKUP_ELEMENTS = 200
+MARKUP_ELEMENTS = 150
 #: elements after the first main paragraph, and either side of the content node's end, searched for markup
 EDGE_ELEMENTS = 40
 #: a line longer than this is running text; a byline keyword in it counts only inside brackets
@@ -319,40 +319,42 @@ def _range_lines(page: Page, start: int, stop: int) -> list[str]:
     """
     stats = page.stats
     els, tags = stats.elements, stats.tags
+    block = BLOCK_TAGS
     out: list[str] = []
     buf: list[str] = []
-    stack: list[int] = []  # open elements, with the pre-order index one past their subtree
-    ends: list[int] = []
+    stack: list[tuple[int, bool, str | None]] = []  # open elements: (end index, is block, tail)
     skip_end = -1  # headings are never bylines: their text is left out
     for i in range(start, stop):
         if i < skip_end:
             continue
-        while ends and ends[-1] <= i:
-            ends.pop()
-            el = els[stack.pop()]
-            if el.tag in BLOCK_TAGS and buf:
+        while stack and stack[-1][0] <= i:
+            _, is_block, tail = stack.pop()
+            if is_block and buf:
                 out.append(" ".join("".join(buf).split()))
                 buf = []
-            if el.tail:
-                buf.append(el.tail)
+            if tail:
+                buf.append(tail)
         el = els[i]
-        if el.tag in BLOCK_TAGS and buf:
+        tag = el.tag
+        is_block = tag in block
+        if is_block and buf:
             out.append(" ".join("".join(buf).split()))
             buf = []
-        if el.tag in _HEADINGS:
-            skip_end = i + tags[i] + 1
-        elif el.text:
-            buf.append(el.text)
-        stack.append(i)
-        ends.append(i + tags[i] + 1)
-    while ends and ends[-1] <= stop:
-        ends.pop()
-        el = els[stack.pop()]
-        if el.tag in BLOCK_TAGS and buf:
+        end = i + tags[i] + 1
+        if tag in _HEADINGS:
+            skip_end = end
+        else:
+            text = el.text
+            if text:
+                buf.append(text)
+        stack.append((end, is_block, el.tail))
+    while stack and stack[-1][0] <= stop:
+        _, is_block, tail = stack.pop()
+        if is_block and buf:
             out.append(" ".join("".join(buf).split()))
             buf = []
-        if el.tail:
-            buf.append(el.tail)
+        if tail:
+            buf.append(tail)
     if buf:
         out.append(" ".join("".join(buf).split()))
     return [line for line in out if line]
