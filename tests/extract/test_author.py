@@ -125,6 +125,10 @@ def test_english_by_line_with_two_names():
     assert author(page(top="By Jane Doe and John Roe", en=True)) == ("Jane Doe and John Roe", "line:writer")
 
 
+def test_source_loses_the_report_link():
+    assert author(page(top="来源：某某晚报 举报")) == ("某某晚报", "line:source")
+
+
 def test_chinese_author_line_loses_the_trailing_time():
     assert author(page(top="作者：张三 2021-03-05 10:00 [打印] 字号")) == ("张三", "line:writer")
 
@@ -159,6 +163,10 @@ def test_bare_sentence_closing_the_text_is_not_a_name():
 
 def test_bare_chinese_name_right_above_the_text():
     assert author(page(top="林青")) == ("林青", "line:name")
+
+
+def test_short_chinese_words_without_a_surname_are_not_a_name():
+    assert author(page(top="划重点")) == (None, None)
 
 
 def test_short_chinese_furniture_above_the_text_is_not_a_name():

@@ -129,6 +129,14 @@ def test_heading_is_kept_whole_when_the_page_declares_exactly_it():
     assert title(html)[0] == "Storm warning - schools close early"
 
 
+def test_site_banner_heading_backed_only_by_the_site_part_of_the_title_is_skipped():
+    html = page(
+        "<title>全市新增三条公交线路 - 某某市人民政府门户网站</title>",
+        "<h1>某某市人民政府网站</h1>",
+    )
+    assert title(html) == ("全市新增三条公交线路", "title-tag")
+
+
 def test_heading_that_is_the_site_name_is_skipped():
     html = page("<title>全市新增三条公交线路_新浪网</title>", "<h1>新浪网</h1>")
     assert title(html) == ("全市新增三条公交线路", "title-tag")

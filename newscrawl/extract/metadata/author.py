@@ -30,6 +30,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from importlib.resources import files
 
 from lxml import etree
 
@@ -150,7 +152,7 @@ _INVISIBLE = re.compile(r"[\xad\u200b-\u200f\ue000-\uf8ff]")
 _VALUE_END = re.compile(
     r"\d{2,4}\s*[-/.年]\s*\d{1,2}|\d{1,2}\s*[:：]\s*\d{2}|[\[【〔<|｜]|"
     r"(?:来源|來源|作者|编辑|责任编辑|责编|时间|日期|发布|发表|更新|点击|阅读|浏览|字号|字体|打印|评论|分享|"
-    r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|电\b|讯\b|"
+    r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|举报|整合|电\b|讯\b|"
     r"\b(?:Veröffentlicht|Aktualisiert|Published|Updated|Stand|Posted|Archiv|Weitere)\b)"
 )
 _NAME_SPLIT = re.compile(r"[\s\u3000、,，;；/／]+|\band\b|&|和|及")
@@ -412,7 +414,9 @@ def _name_only(line: str, latin: bool) -> str | None:
     if not stripped or len(stripped) > MAX_NAME_LINE:
         return None
     if _CJK_NAME.match(stripped):
-        return None if _VALUE_END.search(stripped) or _FURNITURE.search(stripped) else stripped
+        if _VALUE_END.search(stripped) or _FURNITURE.search(stripped) or not _has_surname(stripped):
+            return None
+        return stripped
     if not latin or line.rstrip(" \"'”’»)）")[-1:] in ".!?:…" or site_name_like(stripped):
         return None
     words = stripped.split()
@@ -421,6 +425,18 @@ def _name_only(line: str, latin: bool) -> str | None:
     }:
         return stripped
     return None
+
+
+@lru_cache(maxsize=1)
+def chinese_surnames() -> frozenset[str]:
+    """Common Chinese surnames (``data/chinese_surnames.txt``)."""
+    text = files("newscrawl").joinpath("data", "chinese_surnames.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def _has_surname(name: str) -> bool:
+    surnames = chinese_surnames()
+    return name[:1] in surnames or name[:2] in surnames
 
 
 def site_name_like(text: str) -> bool:

@@ -56,6 +56,8 @@ CHANNEL_SUFFIXES: tuple[str, ...] = (
     "网", "網", "频道", "頻道", "新闻中心", "新聞中心", "新闻", "新聞", "首页", "在线", "日报", "晚报",
     "时报", "论坛", "博客", "门户网站", "网站", ".com", ".cn", ".net", ".COM", ".CN",
 )
+#: parts ending with these are site names whatever their length ("某某省人民政府门户网站")
+PORTAL_SUFFIXES: tuple[str, ...] = ("门户网站", "門戶網站", "官方网站", "官方網站", "政府网站", "政府網站")
 #: a part of at most this many characters may be a channel name by its suffix (longest portal channel
 #: names seen in daniel-zh titles, e.g. "新华网重庆频道", are under 10)
 CHANNEL_MAX_CHARS = 10
@@ -157,6 +159,8 @@ class SiteContext:
         if _DOMAIN.match(part.strip()):
             return True
         compact = _compact(part)
+        if compact.endswith(PORTAL_SUFFIXES):
+            return True
         return len(compact) <= CHANNEL_MAX_CHARS and compact.endswith(CHANNEL_SUFFIXES)
 
 
@@ -378,6 +382,8 @@ def find_title(page: Page, body: BodyResult) -> Found:
     meta = page.meta
     site = SiteContext(meta, page.url)
     heading = find_heading(page, body, site)
+    if heading and site.is_site(heading.text):
+        heading = None  # a heading like "某某省人民政府网站" is the site's banner
     heading_text = heading.text if heading else None
     declared = meta_title(meta)
     declared_raw = declared[1] if declared else None
