@@ -59,7 +59,11 @@ DOWNLOADER_MIDDLEWARES = {
     "newscrawl.middlewares.ReplayMiddleware": 120,
 }
 # distributed crawling: installs the Redis scheduler when NEWSCRAWL_REDIS_URL is set, nothing otherwise
-ADDONS = {"newscrawl.distributed.RedisAddon": 0}
+ADDONS = {
+    "newscrawl.distributed.RedisAddon": 0,
+    # with JOBDIR: a JOBDIR left by a killed crawl has its request queue and seen requests reset
+    "newscrawl.jobdir.JobdirAddon": 0,
+}
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extraction.ExtractionPipeline": 300,
     "newscrawl.pipelines.record.RecordPipeline": 400,
