@@ -9,6 +9,7 @@ pipeline does.
 
 from __future__ import annotations
 
+import resource
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,8 @@ class CrawlRun:
     seconds: float
     fetched_twice: int
     ok: bool
+    #: CPU seconds the crawler processes used (user + system), start-up included
+    cpu_seconds: float = 0.0
 
     @property
     def pages_per_second(self) -> float:
@@ -78,14 +81,21 @@ def run_crawl(
             )
             for _ in range(processes)
         ]
+        cpu_before = _children_cpu()
         errors = [p.communicate(timeout=timeout)[1] for p in procs]
+        cpu = _children_cpu() - cpu_before
         ok = all(p.returncode == 0 for p in procs)
         if not ok:
             sys.stderr.write("".join(e[-2000:] for e in errors))
         pages = sum(site.hits.values())
         seconds = (site.last_hit or 0.0) - (site.first_hit or 0.0)
         twice = sum(1 for n in site.hits.values() if n > 1)
-    return CrawlRun(processes, pages, seconds, twice, ok)
+    return CrawlRun(processes, pages, seconds, twice, ok, cpu)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def synthetic_records(count: int) -> list[dict[str, Any]]:
@@ -119,30 +129,42 @@ def synthetic_records(count: int) -> list[dict[str, Any]]:
 
 def time_sink(open_sink: Callable[[], Any], records: list[dict[str, Any]]) -> float:
     """Items/s writing ``records`` in batches through a freshly opened sink, close included."""
+    return time_sink_cpu(open_sink, records)[0]
+
+
+def time_sink_cpu(open_sink: Callable[[], Any], records: list[dict[str, Any]]) -> tuple[float, float]:
+    """Items per wall-clock second and per CPU second of this process (which excludes a server's work)."""
     sink = open_sink()
     sink.open()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for i in range(0, len(records), SINK_BATCH):
         sink.write(records[i : i + SINK_BATCH])
     sink.close()
-    return len(records) / (time.perf_counter() - start)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return len(records) / wall, len(records) / cpu if cpu > 0 else 0.0
 
 
-def sink_figures(count: int, postgres_dsn: str | None, workdir: Path) -> dict[str, float | str]:
-    """Items/s of each sink (and of the duplicate index) loading ``count`` records."""
+def sink_figures(
+    count: int, postgres_dsn: str | None, workdir: Path
+) -> dict[str, tuple[float, float] | str]:
+    """(items per wall second, items per CPU second of this process) of each sink and of the duplicate
+    index loading ``count`` records; a reason string for a sink that was skipped."""
     from newscrawl.dedup import DuplicateIndex
     from newscrawl.storage.sqlite import SqliteSink
 
     records = synthetic_records(count)
-    out: dict[str, float | str] = {}
-    out["SQLite + FTS5"] = time_sink(lambda: SqliteSink(workdir / "fts.sqlite3"), records)
-    out["SQLite, no FTS"] = time_sink(lambda: SqliteSink(workdir / "plain.sqlite3", search=False), records)
+    out: dict[str, tuple[float, float] | str] = {}
+    out["SQLite + FTS5"] = time_sink_cpu(lambda: SqliteSink(workdir / "fts.sqlite3"), records)
+    plain = workdir / "plain.sqlite3"
+    out["SQLite, no FTS"] = time_sink_cpu(lambda: SqliteSink(plain, search=False), records)
     index = DuplicateIndex(workdir / "dedup.sqlite3")
     index.open()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for r in records:
         index.add(r["canonical_url"], r["text"])
-    out["SimHash duplicate index"] = count / (time.perf_counter() - start)
+    out["SimHash duplicate index"] = (
+        count / (time.perf_counter() - start), count / max(time.process_time() - cpu, 1e-9)
+    )
     index.close()
     if postgres_dsn:
         import psycopg
@@ -155,7 +177,7 @@ def sink_figures(count: int, postgres_dsn: str | None, workdir: Path) -> dict[st
                 conn.execute(f"CREATE SCHEMA {schema}")
             dsn = f"{postgres_dsn} options='-csearch_path={schema}'"
             spill = workdir / "spill.jsonl"
-            out["PostgreSQL"] = time_sink(lambda: PostgresSink(dsn, spill_path=spill), records)
+            out["PostgreSQL"] = time_sink_cpu(lambda: PostgresSink(dsn, spill_path=spill), records)
         except (psycopg.Error, PostgresUnavailable) as e:
             out["PostgreSQL"] = f"skipped: {str(e).splitlines()[0]}"
         finally:

@@ -249,8 +249,8 @@ def run_bench_crawl(args: argparse.Namespace) -> int:
         if not args.skip_crawl:
             print(f"crawl of a generated portal: {args.pages} articles + list pages, "
                   f"extraction {'off' if args.no_extract else 'on'}, SQLite + FTS + dedup sinks on\n")
-            print("| processes | pages | seconds | pages/s | fetched twice |")
-            print("|---|---|---|---|---|")
+            print("| processes | pages | seconds | pages/s | fetched twice | crawler CPU s | pages/CPU s |")
+            print("|---|---|---|---|---|---|---|")
             runs = [(1, None)]
             if redis:
                 runs.append((args.processes, redis))
@@ -261,8 +261,10 @@ def run_bench_crawl(args: argparse.Namespace) -> int:
                 )
                 base = base or run.pages_per_second
                 speedup = f" ({run.pages_per_second / base:.2f}x)" if processes > 1 and base else ""
+                per_cpu = run.pages / run.cpu_seconds if run.cpu_seconds else 0.0
                 print(f"| {processes}{' on Redis' if url else ''} | {run.pages} | {run.seconds:.1f} | "
-                      f"{run.pages_per_second:.1f}{speedup} | {run.fetched_twice} |", flush=True)
+                      f"{run.pages_per_second:.1f}{speedup} | {run.fetched_twice} | {run.cpu_seconds:.1f} | "
+                      f"{per_cpu:.1f} |", flush=True)
                 if not run.ok:
                     status = FAILED
             if not redis:
@@ -270,11 +272,13 @@ def run_bench_crawl(args: argparse.Namespace) -> int:
             print()
         if not args.skip_sinks:
             print(f"sinks: {args.items} distinct records of about 1,000+ characters, batches of 100\n")
-            print("| sink | items/s |")
-            print("|---|---|")
+            print("| sink | items/s | items per CPU s of this process (a server's work not counted) |")
+            print("|---|---|---|")
             for name, value in sink_figures(args.items, dsn, Path(tmp)).items():
-                shown = f"{value:,.0f}" if isinstance(value, float) else value
+                shown = f"{value[0]:,.0f} | {value[1]:,.0f}" if isinstance(value, tuple) else f"{value} | "
                 print(f"| {name} | {shown} |", flush=True)
+            print(f"\nload average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+                  f"on {os.cpu_count()} CPUs (other work on the machine slows every figure)")
     return status
 
 
