@@ -70,6 +70,11 @@ def test_meta_author_that_is_a_company_is_kept_when_nothing_else_is_found():
     assert author(html) == ("Example Verlag GmbH", "meta:author")
 
 
+def test_enpproperty_author_loses_the_reporter_keyword():
+    head = "<!--enpproperty <author>记者 王小明</author><title>标题</title>-->"
+    assert author(page(head)) == ("王小明", "meta:enp:author")
+
+
 def test_json_ld_author_as_a_string():
     html = page(ld({"@type": "NewsArticle", "author": "Jane Doe"}), en=True)
     assert author(html) == ("Jane Doe", "json-ld:author")

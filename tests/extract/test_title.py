@@ -54,6 +54,14 @@ def test_chinese_portal_articletitle_meta_is_read():
     assert title(html) == ("省政府召开常务会议", "meta:articletitle")
 
 
+def test_enpproperty_comment_of_chinese_portals_is_a_declared_title():
+    head = (
+        "<title>某某参考网</title>"
+        "<!--enpproperty <date>2020-01-02</date><title>城区新建两座口袋公园</title>-->"
+    )
+    assert title(page(head)) == ("城区新建两座口袋公园", "meta:enp:title")
+
+
 def test_site_name_is_removed_from_the_meta_title():
     html = page('<meta property="og:title" content="Council passes school budget | Reuters">', body=BODY_EN)
     assert title(html)[0] == "Council passes school budget"

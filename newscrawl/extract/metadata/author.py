@@ -2,7 +2,8 @@
 
 The record has one field for "author or source", filled by the first rule that gives a clean value:
 
-1. ``meta:<key>`` -- meta author, article:author, dc.creator, byl, sailthru.author, parsely-author ...
+1. ``meta:<key>`` -- meta author, article:author, dc.creator, byl, sailthru.author, parsely-author ...;
+   ``meta:enp:author`` -- the ``<!--enpproperty <author>`` record of Chinese portals' CMS.
 2. ``json-ld:author`` -- JSON-LD ``author`` / ``creator`` (a string, ``{"name": ...}`` or a list of them;
    several names are joined with ``"; "``).
    A declared author that is only the site's own name (og:site_name, the host, ``data/site_names.txt``) is
@@ -36,7 +37,13 @@ from importlib.resources import files
 from lxml import etree
 
 from newscrawl.extract.document import Element, collapse
-from newscrawl.extract.metadata.title import SiteContext, name_key, site_names, text_anchor
+from newscrawl.extract.metadata.title import (
+    SiteContext,
+    enp_properties,
+    name_key,
+    site_names,
+    text_anchor,
+)
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
 from newscrawl.extract.tags import BLOCK_TAGS, HEADING_TAGS
@@ -493,6 +500,11 @@ def find_author(page: Page, body: BodyResult) -> Found:
             if not (site.is_site(value) or _ORGANISATION.search(value)):
                 return Found(value, f"meta:{key}")
             outlet = outlet or Found(value, f"meta:{key}")
+    enp = enp_properties(page.html).get("author")
+    if enp:
+        value = _names(_WRITER.sub("", enp, count=1)) or clean_value(enp)
+        if value:
+            return Found(value, "meta:enp:author")
     value = _json_ld_author(meta)
     if value:
         if not (site.is_site(value) or _ORGANISATION.search(value)):

@@ -3,7 +3,8 @@
 Rules, in order (``Found.source`` names the rule that produced the value):
 
 1. ``meta:<key>`` -- a title the page declares: og:title, twitter:title, itemprop headline, JSON-LD
-   ``headline``, dc.title, name="title", the ArticleTitle meta of Chinese government and portal pages.
+   ``headline``, the ``<!--enpproperty <title>`` record of Chinese portals' CMS, dc.title, name="title",
+   the ArticleTitle meta of Chinese government and portal pages.
    Site-name parts are removed as in rule 3.
 2. ``heading:<tag>`` -- seed 003's rule in DOM terms: among the h1-h6 near the start of the main text (from
    ``HEADING_LINES_BEFORE`` block lines before the first main paragraph to ``HEADING_LINES_AFTER`` after it),
@@ -37,6 +38,7 @@ META_TITLE_KEYS: tuple[str, ...] = (
     "twitter:title",
     "headline",
     "json-ld:headline",
+    "enp:title",
     "dc.title",
     "dcterms.title",
     "parsely-title",
@@ -217,10 +219,37 @@ def _json_ld_headline(meta: PageMeta) -> str | None:
     return None
 
 
-def meta_title(meta: PageMeta) -> tuple[str, str] | None:
+_ENP_BLOCK = re.compile(r"<!--\s*enpproperty(.{0,4000}?)-->", re.S)
+_ENP_FIELD = re.compile(r"<(\w+)>([^<]{0,500})</\1>")
+
+
+def enp_properties(html: str) -> dict[str, str]:
+    """The ``<!--enpproperty <title>…</title><author>…</author>…-->`` record that the CMS of many Chinese
+    portals (Xinhua, People's Daily, regional papers) leaves in the page: field name -> text.
+
+    >>> enp_properties("<!--enpproperty <title>标题</title><author>记者 张三</author>-->")["author"]
+    '记者 张三'
+    """
+    start = html.find("enpproperty")
+    if start < 0:
+        return {}
+    m = _ENP_BLOCK.search(html, max(0, start - 10))
+    if not m:
+        return {}
+    return {k.lower(): collapse(v) for k, v in _ENP_FIELD.findall(m.group(1)) if v.strip()}
+
+
+def meta_title(meta: PageMeta, html: str = "") -> tuple[str, str] | None:
     """The first declared title as (key, value), or None."""
+    enp: dict[str, str] | None = None
     for key in META_TITLE_KEYS:
-        value = _json_ld_headline(meta) if key == "json-ld:headline" else meta.meta.get(key)
+        if key == "json-ld:headline":
+            value = _json_ld_headline(meta)
+        elif key == "enp:title":
+            enp = enp_properties(html) if enp is None else enp
+            value = enp.get("title")
+        else:
+            value = meta.meta.get(key)
         value = clip(value)
         if value:
             return key, value
@@ -385,7 +414,7 @@ def find_title(page: Page, body: BodyResult) -> Found:
     if heading and site.is_site(heading.text):
         heading = None  # a heading like "某某省人民政府网站" is the site's banner
     heading_text = heading.text if heading else None
-    declared = meta_title(meta)
+    declared = meta_title(meta, page.html)
     declared_raw = declared[1] if declared else None
     if heading:
         tag, text = heading.tag, heading.text
