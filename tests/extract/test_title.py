@@ -220,6 +220,15 @@ def test_chinese_bracket_tags_and_bare_hyphen_split():
     assert parts == ["独家", "城市更新计划出炉", "地方频道", "某某网"]
 
 
+def test_keyword_list_part_of_the_title_is_dropped():
+    html = page("<title>城区新建两座口袋公园-公园,绿地,城市更新,社区</title>")
+    assert title(html)[0] == "城区新建两座口袋公园"
+
+
+def test_hyphen_after_a_closing_quote_splits():
+    assert split_title("城区新建“口袋公园”-某某网") == ["城区新建“口袋公园”", "某某网"]
+
+
 def test_clean_title_prefers_the_part_agreeing_with_the_heading():
     ctx = site()
     assert clean_title("短讯_城市更新计划今日正式出炉_地方", ctx, heading="城市更新计划今日正式出炉") == (

@@ -83,6 +83,8 @@ _HEADING_TAGS = frozenset(HEADING_TAGS)
 _SITE_PREFIX = re.compile(r"^([^:：]{2,30})\s*[:：]\s*(?=\S)")
 #: a part that is a domain name ("EXAMPLE.COM", "news.example.cn")
 _DOMAIN = re.compile(r"^(?:www\.)?[\w-]+(?:\.[\w-]+)*\.(?:com|cn|net|org|de|uk|fr|tw|hk|info|news|co)$", re.I)
+#: a part that is a keyword list ("白酒,公款消费,奢侈品"): three or more short comma-separated items
+_KEYWORD_LIST = re.compile(r"^[^,，、]{1,8}(?:[,，、][^,，、]{1,8}){2,}[,，、]?$")
 #: separators and breadcrumb arrows left at the ends of a heading piece
 _PIECE_STRIP = " |:：-–—·•>〉»›/"
 _NON_WORD = re.compile(r"[\W_]+")
@@ -193,7 +195,7 @@ def clean_title(
         prefix = _SITE_PREFIX.match(parts[0])
         if prefix and site.is_site(prefix.group(1)):
             parts = [parts[0][prefix.end() :]]  # "中时医疗网：标题" -> "标题"
-    keep = [p for p in parts if not site.is_site(p)]
+    keep = [p for p in parts if not site.is_site(p) and not _KEYWORD_LIST.match(p)]
     if not keep:
         return None
     if len(keep) == 1:
