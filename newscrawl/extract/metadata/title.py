@@ -1,21 +1,32 @@
-"""Title: an ordered fallback chain with a cross-check against the page's own headline.
+"""Title: three candidates, cross-checked, then an ordered fallback.
 
-Rules, in order (``Found.source`` names the rule that produced the value):
+Candidates (``Found.source`` names the one that produced the value):
 
-1. ``meta:<key>`` -- a title the page declares: og:title, twitter:title, itemprop headline, JSON-LD
-   ``headline``, the ``<!--enpproperty <title>`` record of Chinese portals' CMS, dc.title, name="title",
-   the ArticleTitle meta of Chinese government and portal pages.
-   Site-name parts are removed as in rule 3.
-2. ``heading:<tag>`` -- seed 003's rule in DOM terms: among the h1-h6 near the start of the main text (from
-   ``HEADING_LINES_BEFORE`` block lines before the first main paragraph to ``HEADING_LINES_AFTER`` after it),
-   the highest level wins (h1 over h2 ...), then the one nearest the text.
-3. ``title-tag`` -- the <title>, cleaned with seed 003's stop list: split on the separators of
-   ``data/title_separators.txt``, drop the parts that are site or channel names (``data/site_names.txt``,
-   og:site_name, the host name, short parts ending in 网/频道/新闻中心 ...), and keep the part that agrees
-   with the heading, else the longest remaining one.
+- ``meta:<key>`` -- a title the page declares: og:title, twitter:title, itemprop headline, JSON-LD
+  ``headline``, the ``<!--enpproperty <title>`` record of Chinese portals' CMS, dc.title, parsely-title,
+  the ArticleTitle meta of Chinese government pages, name="title" (first found wins).
+- ``heading:<tag>`` -- seed 003's rule in DOM terms: among the h1-h6 from ``HEADING_LINES_BEFORE`` block
+  lines before the first main paragraph to ``HEADING_LINES_AFTER`` after it, the highest level wins (h1
+  over h2 ...), then the one nearest the text; without one, the page's first <h1>. Headings that are the
+  site's name or banner are skipped; ruby readings and a "| Site" part inside the heading are dropped.
+- ``title-tag`` -- the <title>, cleaned with seed 003's stop list.
 
-Cross-check: a meta title is set aside for the heading when it is only the site name, or when the two
-disagree (neither contains the other and their lengths differ by more than ``LENGTH_RATIO``).
+Cleaning a declared title or the <title>: split on the separators of ``data/title_separators.txt`` (a
+colon only after a site name), drop the parts that are site or channel names (``data/site_names.txt``,
+og:site_name, the host, domain names, short parts ending in 网/频道/新闻中心 ...) or keyword lists, and keep
+the part agreeing with the heading, else with the other declared title, else the longest one.
+
+Order and cross-check:
+
+1. the heading, when a declared title or the <title> backs it (shares ``SUPPORT_OVERLAP`` of its words),
+   or when it is the <h1> right above the text. A kicker or subtitle in its own child element is dropped
+   when the declared title matches the rest better (``refine_heading``). The datasets' titles are the
+   visible headline: where og:title and the <h1> differ, the <h1> is right far more often (trafilatura).
+2. the cleaned declared title (so a meta title that is only the site name never wins: it cleans to nothing);
+3. the cleaned <title>;
+4. an unbacked heading;
+5. the raw declared title or <title>, even if it is only the site's name.
+
 White space is collapsed and no title is longer than ``MAX_TITLE_CHARS``.
 """
 
