@@ -134,6 +134,10 @@ def test_source_loses_the_report_link():
     assert author(page(top="来源：某某晚报 举报")) == ("某某晚报", "line:source")
 
 
+def test_english_by_line_stops_before_the_agency():
+    assert author(page(top="By Jane Doe, Reuters", en=True)) == ("Jane Doe", "line:writer")
+
+
 def test_chinese_author_line_loses_the_trailing_time():
     assert author(page(top="作者：张三 2021-03-05 10:00 [打印] 字号")) == ("张三", "line:writer")
 

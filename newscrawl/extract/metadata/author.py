@@ -169,7 +169,11 @@ _LATIN_WORD = rf"[{_UPPER}][\w.'’-]*"
 _PARTICLE = r"(?:de|da|del|della|der|den|van|von|la|le|du|dos|di|bin|al)"
 _LATIN_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{0,3}}"
 #: one or more Latin-script names: "Jane Doe", "Jane Doe and John Roe", "A. Mayer, B. Roe & C. Poe"
-_LATIN_NAMES = re.compile(rf"{_LATIN_NAME}(?:\s*(?:,|and|und|&|y|et|e)\s+{_LATIN_NAME}){{0,5}}")
+_LATIN_FULL_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{1,3}}"
+#: (after a comma only a name of two or more words follows: "Jane Doe, Reuters" is one name and an outlet)
+_LATIN_NAMES = re.compile(
+    rf"{_LATIN_NAME}(?:\s*,\s*{_LATIN_FULL_NAME}|\s+(?:and|und|&|y|et|e)\s+{_LATIN_NAME}){{0,5}}"
+)
 _URL = re.compile(r"https?://|www\.|\.(?:com|cn|net|org|html?)\b", re.I)
 _DATE_ONLY = re.compile(r"^[\d\s:：/.\-年月日T+]+$")
 _STRIP = " \t\r\n\u3000:：-–—|｜/／·•,，;；。()（）[]【】〔〕<>《》\"'“”‘’□■●◆"
