@@ -65,7 +65,15 @@ def shingles(text: str, size: int = SHINGLE) -> set[str]:
 
 
 def _hash64(shingle: str) -> int:
-    return int.from_bytes(hashlib.blake2b(shingle.encode("utf-8"), digest_size=8).digest(), "big")
+    return int.from_bytes(_digest(shingle), "big")
+
+
+def _digest(shingle: str) -> bytes:
+    return hashlib.blake2b(shingle.encode("utf-8"), digest_size=8).digest()
+
+
+#: _BIT[k] maps a byte to 1 when its bit k (from the most significant) is set, else to 0
+_BIT = [bytes((v >> (7 - k)) & 1 for v in range(256)) for k in range(8)]
 
 
 def simhash(text: str, size: int = SHINGLE) -> int:
@@ -73,12 +81,16 @@ def simhash(text: str, size: int = SHINGLE) -> int:
     grams = shingles(text, size)
     if not grams:
         return 0
-    # one bit string per shingle; zip transposes them into columns, so counting runs in C
-    rows = [format(_hash64(g), "064b") for g in grams]
-    half = len(rows) / 2
-    columns = map("".join, zip(*rows, strict=True))
-    bits = "".join("1" if column.count("1") > half else "0" for column in columns)
-    return int(bits, 2)
+    # the 8-byte hashes side by side; column j holds byte j of every hash, and counting the set bits of
+    # each of its 8 bit positions runs in C (bytes.translate + count), twice as fast as unpacking ints
+    digests = b"".join(_digest(g) for g in grams)
+    half = len(grams) / 2
+    value = 0
+    for j in range(BITS // 8):
+        column = digests[j::8]
+        for table in _BIT:
+            value = (value << 1) | (column.translate(table).count(1) > half)
+    return value
 
 
 def hamming(a: int, b: int) -> int:
