@@ -13,7 +13,9 @@ queue and seen-requests afresh, with a warning and the stat ``newscrawl/jobdir/u
 points are revisited, and articles already in the SQLite store are skipped by
 :class:`~newscrawl.middlewares.StoredArticlesMiddleware` (``NEWSCRAWL_INCREMENTAL``), so every page ends
 up stored exactly once: the store's upsert by canonical URL makes a page fetched twice one row.
-A crawl paused cleanly (one Ctrl-C) resumes from its saved queue as usual.
+A crawl paused cleanly (one Ctrl-C) resumes from its saved queue as usual; one stopped because its
+store could not write (:data:`~newscrawl.pipelines.storage.SINK_FAILED`) keeps the mark, so its
+resumption starts afresh too (the records of the failed write are not stored, yet seen).
 
 :class:`JobdirAddon` (in ``ADDONS``) installs the extension; it adds itself to ``EXTENSIONS`` whatever that
 setting's priority, so a project's or another add-on's ``EXTENSIONS`` keeps it.
@@ -31,6 +33,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 from scrapy.statscollectors import StatsCollector
+
+from newscrawl.pipelines.storage import SINK_FAILED
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +88,9 @@ class JobdirGuard:
             self.stats.set_value("newscrawl/jobdir/unclean_resume", 1)
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
+        # a sink that failed lost records whose requests are saved as seen: the next run must reset too
+        if reason == SINK_FAILED:
+            return
         # spider_closed comes after the scheduler saved its queue and seen requests
         self.mark.unlink(missing_ok=True)
 
