@@ -95,8 +95,11 @@ def list_html(k: int, articles: int, per_page: int) -> str:
     return _chrome(f"新闻列表 第{k + 1}页", f'<ul class="list">{items}</ul>{more}')
 
 
-def home_html() -> str:
-    return _chrome("临江新闻网", f'<a href="{list_path(0)}">滚动新闻</a>')
+def home_html(lists: int = 1) -> str:
+    """The home page: a link to every list page (a wide frontier from the start, as a portal's channel
+    index gives; following "next" links alone would make the crawl a chain of list pages)."""
+    links = "".join(f'<a href="{list_path(k)}">第{k + 1}页</a> ' for k in range(lists))
+    return _chrome("临江新闻网", f'<div class="pages">滚动新闻 {links}</div>')
 
 
 def crawler_env() -> dict[str, str]:
@@ -161,8 +164,12 @@ class GeneratedSite:
 def _handler(
     site: GeneratedSite, delay: float, lock: threading.Lock, gate: threading.Event | None
 ) -> type[BaseHTTPRequestHandler]:
-    by_path = {article_path(n): n for n in range(site.articles)}
-    lists = {list_path(k): k for k in range(-(-site.articles // site.per_page))}
+    # every page made before serving starts, so the server spends (almost) nothing per request
+    lists = -(-site.articles // site.per_page)
+    pages = {"/": home_html(lists)}
+    pages.update((list_path(k), list_html(k, site.articles, site.per_page)) for k in range(lists))
+    pages.update((article_path(n), article_html(n)) for n in range(site.articles))
+    bodies = {path: page.encode("utf-8") for path, page in pages.items()}
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -179,16 +186,9 @@ def _handler(
                 gate.wait(GATE_TIMEOUT)
             if delay:
                 time.sleep(delay)
-            if path == "/":
-                page: str | None = home_html()
-            elif path in lists:
-                page = list_html(lists[path], site.articles, site.per_page)
-            elif path in by_path:
-                page = article_html(by_path[path])
-            else:
-                page = None
-            body = (page or "not found").encode("utf-8")
-            self.send_response(200 if page else 404)
+            body = bodies.get(path)
+            self.send_response(200 if body is not None else 404)
+            body = body if body is not None else b"not found"
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
