@@ -29,7 +29,14 @@ EXPORT_FIELDS: tuple[str, ...] = (
 )
 
 #: internal fields, never exported
-INTERNAL_FIELDS: tuple[str, ...] = ("body", "http_charset", "extraction", "overrides", "timezone")
+INTERNAL_FIELDS: tuple[str, ...] = (
+    "body",
+    "http_charset",
+    "extraction",
+    "overrides",
+    "timezone",
+    "prune_xpath",
+)
 
 
 class NewsItem(scrapy.Item):
@@ -55,3 +62,4 @@ class NewsItem(scrapy.Item):
     extraction = scrapy.Field()  # newscrawl.extract.Extraction, set by stage 1 (or by the spider)
     overrides = scrapy.Field()  # values found by the site's XPath overrides: title/published_at/author/body
     timezone = scrapy.Field()  # the site's time zone, for times without an offset
+    prune_xpath = scrapy.Field()  # the site's xpath.exclude: elements removed before extraction

@@ -24,6 +24,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lxml import etree
 
+from newscrawl.config import ConfigError
+
 #: where the site files live when NEWSCRAWL_SITES_DIR is not set: ``settings/sites`` next to the package
 DEFAULT_SITES_DIR = Path(__file__).resolve().parent.parent / "settings" / "sites"
 
@@ -39,7 +41,7 @@ _PATTERN_KEYS = {"article", "list", "deny"}
 _ROLL_KEYS = {"items", "url", "title", "published_at", "pages"}
 
 
-class SiteFileError(ValueError):
+class SiteFileError(ConfigError):
     """A site file that cannot be used; the message names the file and the field."""
 
     def __init__(self, source: str, field_name: str, problem: str) -> None:
@@ -79,6 +81,8 @@ class Site:
     sitemaps: tuple[str, ...] = ()
     roll_feed: RollFeed = field(default_factory=RollFeed)
     xpath: Mapping[str, str] = field(default_factory=dict)
+    #: elements removed before extraction (promo boxes inside the article, ...)
+    exclude: tuple[str, ...] = ()
     timezone: str = "Asia/Shanghai"
     language: str | None = None
     follow_from_articles: bool = False
@@ -180,7 +184,15 @@ def parse_site(data: Mapping[str, Any], source: str) -> Site:
     if not article:
         raise _fail(source, "patterns.article", "missing: give at least one article URL pattern")
 
-    xpath = _table(data, "xpath", source, set(_XPATH_FIELDS))
+    xpath = dict(_table(data, "xpath", source, {*_XPATH_FIELDS, "exclude"}))
+    exclude = xpath.pop("exclude", [])
+    if not isinstance(exclude, list) or not all(isinstance(e, str) for e in exclude):
+        raise _fail(source, "xpath.exclude", f"must be a list of XPath strings, not {exclude!r}")
+    for i, expr in enumerate(exclude):
+        try:
+            etree.XPath(expr)
+        except etree.XPathSyntaxError as e:
+            raise _fail(source, f"xpath.exclude[{i}]", f"bad XPath {expr!r}: {e}") from e
     for key, expr in xpath.items():
         if not isinstance(expr, str):
             raise _fail(source, f"xpath.{key}", f"must be a string, not {expr!r}")
@@ -233,6 +245,7 @@ def parse_site(data: Mapping[str, Any], source: str) -> Site:
         sitemaps=sitemaps,
         roll_feed=RollFeed(**roll_values),
         xpath=dict(xpath),
+        exclude=tuple(exclude),
         timezone=tz,
         language=language,
         follow_from_articles=follow,

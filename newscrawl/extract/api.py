@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -19,7 +19,7 @@ from lxml import etree
 
 from newscrawl.extract.algorithms import REGISTRY
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
-from newscrawl.extract.clean import strip_noise
+from newscrawl.extract.clean import compile_xpaths, prune_elements, strip_noise
 from newscrawl.extract.decode import decode_html, strip_controls
 from newscrawl.extract.document import Element, ParseError, node_path, parse_html
 from newscrawl.extract.limits import (
@@ -53,6 +53,7 @@ def extract(
     http_charset: str | None = None,
     reference_time: datetime | None = None,
     timezone: str | None = DEFAULT_TIMEZONE,
+    prune_xpath: str | Sequence[str] | None = None,
     limits: Limits | None = None,
     **params: Any,
 ) -> Extraction:
@@ -61,6 +62,8 @@ def extract(
     ``html`` is the raw bytes (decoded here: BOM, ``http_charset``, ``<meta>``, detection), text, or an
     lxml tree (copied, never changed). ``params`` override the algorithm's parameters by name.
     ``reference_time`` anchors relative dates ("3小时前"); ``timezone`` applies to times without an offset.
+    ``prune_xpath`` removes the elements one or more XPath expressions select before any extractor runs
+    (a site's promo boxes, say); a bad expression raises ValueError.
     ``limits`` bounds the work on the page (size, elements, depth, time; see ``limits.py``): a page over
     a limit gives an ``error`` naming it, except size, which cuts the page and says so in ``figures``.
 
@@ -72,6 +75,7 @@ def extract(
     if algo is None:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
     algo_params = algo.make_params(params)
+    prune = compile_xpaths(prune_xpath)
     if timezone is not None:
         try:
             ZoneInfo(timezone)
@@ -110,7 +114,9 @@ def extract(
         raise
 
     try:
-        result = _run(text, root, url, algorithm, algo_params, encoding, reference_time, timezone, budget)
+        result = _run(
+            text, root, url, algorithm, algo_params, encoding, reference_time, timezone, budget, prune
+        )
         if cut:
             cut_figures = {"cut_bytes": cut, "max_body_bytes": limits.max_body_bytes}
             result = dataclasses.replace(result, figures=freeze({**result.figures, "limits": cut_figures}))
@@ -139,10 +145,15 @@ def _run(
     reference_time: datetime | None,
     timezone: str | None,
     budget: Budget | None = None,
+    prune: tuple[etree.XPath, ...] = (),
 ) -> Extraction:
     budget = budget or Budget(None)
     meta = collect_page_meta(root)
     report = strip_noise(root)
+    pruned = prune_elements(root, prune)
+    if pruned:
+        # the source-based extractors (seeds 001, 003) read the HTML text: give them the pruned page
+        text = etree.tostring(root, encoding="unicode", method="html")
     page = Page(html=text, root=root, url=url, meta=meta)
     stats = page.stats
     budget.check("cleaning")
@@ -173,6 +184,7 @@ def _run(
             "nodes": len(stats),
             "removed_noise_tags": report.noise_tags,
             "removed_hidden": report.hidden,
+            "removed_by_prune_xpath": pruned,
             "page_kind": kind_figures,
         }
     )

@@ -9,8 +9,9 @@ parser. Works in place on a tree the library owns; never on a caller's tree.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lxml import etree
 
@@ -49,3 +50,31 @@ def strip_noise(
                 drop_element(el)
                 hidden += 1
     return CleanReport(noise_tags=before, hidden=hidden)
+
+
+@lru_cache(maxsize=256)
+def _compile(expr: str) -> etree.XPath:
+    try:
+        return etree.XPath(expr)
+    except etree.XPathSyntaxError as e:
+        raise ValueError(f"bad prune_xpath expression {expr!r}: {e}") from e
+
+
+def compile_xpaths(exprs: str | Sequence[str] | None) -> tuple[etree.XPath, ...]:
+    """Compile (once, cached) the XPath expressions of ``prune_xpath``; ValueError names a bad one."""
+    if not exprs:
+        return ()
+    if isinstance(exprs, str):
+        exprs = (exprs,)
+    return tuple(_compile(e) for e in exprs)
+
+
+def prune_elements(root: Element, xpaths: tuple[etree.XPath, ...]) -> int:
+    """Remove every element the expressions select (tails kept); returns how many were removed."""
+    removed = 0
+    for xp in xpaths:
+        for el in xp(root):
+            if isinstance(el, etree._Element) and el.getparent() is not None:
+                drop_element(el)
+                removed += 1
+    return removed

@@ -116,3 +116,4 @@ class ExtractionPipeline:
         self._inc("newscrawl/extract/count")
         item["extraction"] = result
         return item
+            prune_xpath=item.get("prune_xpath"),

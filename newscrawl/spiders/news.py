@@ -293,6 +293,7 @@ class NewsSpider(scrapy.Spider):
             timezone=self.site.timezone,
             reference_time=datetime.now(UTC),
         )
+            prune_xpath=self.site.exclude,
 
     def _item(self, response: Response, extraction: Extraction | None = None) -> NewsItem:
         item = NewsItem(
@@ -307,6 +308,8 @@ class NewsSpider(scrapy.Spider):
         if self.site.language:
             item["language"] = self.site.language
         if extraction is not None:
+        if self.site.exclude:
+            item["prune_xpath"] = self.site.exclude
             item["extraction"] = extraction
         if self.site.xpath:
             item["overrides"] = self.overrides(response)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from scrapy.settings import Settings
 
+from newscrawl.extract import extract
 from newscrawl.sites import DEFAULT_SITES_DIR, SiteFileError, load_site, load_sites, parse_site
 from newscrawl.spiders.loader import SiteSpiderLoader
 
@@ -143,6 +144,8 @@ GOOD = {
         ({"patterns": {"list": ["/l/"]}}, "patterns.article"),
         ({"xpath": {"title": "//h1[@class="}}, "xpath.title"),
         ({"xpath": {"subtitle": "//h2"}}, "xpath.subtitle"),
+        ({"xpath": {"exclude": "//div"}}, "xpath.exclude"),
+        ({"xpath": {"exclude": ["//div[@id='ad']", "//div["]}}, "xpath.exclude[1]"),
         ({"timezone": "Mars/Olympus"}, "timezone"),
         ({"language": "Chinese"}, "language"),
         ({"name": "Bad Name"}, "name"),
@@ -176,3 +179,20 @@ def test_duplicate_site_names_name_both_files(tmp_path: Path):
 
 def test_name_defaults_to_file_stem():
     assert parse_site(GOOD, "dir/my-site.toml").name == "my-site"
+
+
+def test_exclude_xpaths_are_kept_apart_from_the_field_overrides():
+    site = parse_site({**GOOD, "xpath": {"title": "//h1", "exclude": ["//div[@class='promo']"]}}, "x.toml")
+    assert site.exclude == ("//div[@class='promo']",)
+    assert dict(site.xpath) == {"title": "//h1"}
+
+
+def test_sina_drops_its_in_article_promo_boxes():
+    page = (
+        "<body><div id='artibody'><div class='new_style_article'><p>评选火热进行中！点击投票</p></div>"
+        + "<p>新京报快讯 今日有网友爆料，记者就此采访了有关部门。</p>" * 12
+        + "</div></body>"
+    )
+    sina = load_site(DEFAULT_SITES_DIR / "sina.toml")
+    assert "点击投票" in extract(page).text
+    assert "点击投票" not in extract(page, prune_xpath=sina.exclude).text
