@@ -98,8 +98,8 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def synthetic_records(count: int) -> list[dict[str, Any]]:
-    """``count`` distinct records, as stage 2 makes them, with texts of about :data:`TEXT_CHARS`."""
+def synthetic_records(count: int, text_chars: int = TEXT_CHARS) -> list[dict[str, Any]]:
+    """``count`` distinct records, as stage 2 makes them, with texts of at least ``text_chars``."""
     from newscrawl.benchsite import article_text
 
     records = []
@@ -107,7 +107,7 @@ def synthetic_records(count: int) -> list[dict[str, Any]]:
         title, paragraphs = article_text(n)
         text = "\n".join(paragraphs)
         k = n + 1_000_000
-        while len(text) < TEXT_CHARS:
+        while len(text) < text_chars:
             text += "\n" + "\n".join(article_text(k)[1])
             k += 1_000_000
         url = f"http://bench.newscrawl.test/news/doc-i{n:08d}.shtml"
@@ -145,14 +145,14 @@ def time_sink_cpu(open_sink: Callable[[], Any], records: list[dict[str, Any]]) -
 
 
 def sink_figures(
-    count: int, postgres_dsn: str | None, workdir: Path
+    count: int, postgres_dsn: str | None, workdir: Path, text_chars: int = TEXT_CHARS
 ) -> dict[str, tuple[float, float] | str]:
     """(items per wall second, items per CPU second of this process) of each sink and of the duplicate
     index loading ``count`` records; a reason string for a sink that was skipped."""
     from newscrawl.dedup import DuplicateIndex
     from newscrawl.storage.sqlite import SqliteSink
 
-    records = synthetic_records(count)
+    records = synthetic_records(count, text_chars)
     out: dict[str, tuple[float, float] | str] = {}
     out["SQLite + FTS5"] = time_sink_cpu(lambda: SqliteSink(workdir / "fts.sqlite3"), records)
     plain = workdir / "plain.sqlite3"

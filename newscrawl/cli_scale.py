@@ -231,6 +231,8 @@ def add_bench_crawl(sub: Subparsers) -> None:
     p.add_argument("--postgres", default=None, metavar="DSN",
                    help="PostgreSQL for the sink figures (default: $NEWSCRAWL_POSTGRES_DSN, else skipped)")
     p.add_argument("--items", type=int, default=10000, metavar="N", help="records per sink (default 10000)")
+    p.add_argument("--text-chars", type=int, default=1000, metavar="N",
+                   help="least characters of text per sink record (default: 1000)")
     p.add_argument("--no-extract", action="store_true", help="crawl without extraction")
     p.add_argument("--skip-crawl", action="store_true", help="sink figures only")
     p.add_argument("--skip-sinks", action="store_true", help="crawl figures only")
@@ -271,10 +273,10 @@ def run_bench_crawl(args: argparse.Namespace) -> int:
                 print("(multi-process run skipped: no --redis and no NEWSCRAWL_REDIS_URL)")
             print()
         if not args.skip_sinks:
-            print(f"sinks: {args.items} distinct records of about 1,000+ characters, batches of 100\n")
+            print(f"sinks: {args.items} distinct records of {args.text_chars}+ characters, batches of 100\n")
             print("| sink | items/s | items per CPU s of this process (a server's work not counted) |")
             print("|---|---|---|")
-            for name, value in sink_figures(args.items, dsn, Path(tmp)).items():
+            for name, value in sink_figures(args.items, dsn, Path(tmp), args.text_chars).items():
                 shown = f"{value[0]:,.0f} | {value[1]:,.0f}" if isinstance(value, tuple) else f"{value} | "
                 print(f"| {name} | {shown} |", flush=True)
             print(f"\nload average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
