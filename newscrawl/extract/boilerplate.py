@@ -80,7 +80,10 @@ CUT_MARKER = re.compile(
 )
 #: Short byline-like paragraphs (editor, source, reporter) trimmed from either edge of the text.
 EDGE_LINE = re.compile(
-    r"^\s*[(（【\[]?\s*(?:责任编辑|编辑|责编|来源|作者|记者|通讯员|本报记者|原标题|图片来源|摄影)[：:\s]"
+    r"^\s*[(（【\[]?\s*(?:责任编辑|编辑|责编|本文来源|文章来源|稿件来源|来源|作者|记者|通讯员|本报记者|原标题|图片来源"
+    r"|摄影)[：:\s]"
+    r"|^\s*(?:您(?:所在|现在)的位置|当前位置|您的浏览器.{0,12}(?:不支持|无法播放)|返回\S{0,8}首页|相关资讯请关注"
+    r"|扫描二维码|长按(?:识别)?二维码|点【在看】|看都看完了)"
 )
 #: measured on chinese-wce and daniel-zh: +0.004 / +0.002 CJK F1, scrapinghub unchanged
 TAIL_SHARE = 0.3

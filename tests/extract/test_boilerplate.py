@@ -23,3 +23,12 @@ def test_whole_tokens_only():
 
 def test_the_cheap_pre_check_covers_every_comment_token():
     assert all(_COMMENT_HINT.search(token) for token in COMMENT_TOKENS)
+
+
+def test_trim_edges_drops_portal_furniture_lines():
+    from newscrawl.extract.boilerplate import trim_edges
+
+    body = ("市政府今天公布了新的交通规划方案。" * 3, "计划在三年内新建五条地铁线路。" * 3)
+    lead = ("您所在的位置： 首页 > 新闻 > 国内", "您的浏览器暂时无法播放此视频.")
+    lines = (*lead, *body, "本文来源：某某日报 责任编辑：张三_NB001")
+    assert trim_edges(lines) == body
