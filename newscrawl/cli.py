@@ -60,6 +60,17 @@ def _git_revision() -> str | None:
     return f"commit {head}" + (" with uncommitted changes" if dirty else "")
 
 
+def _positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def _pick_algorithms(chosen: Sequence[str] | None, default: str = "auto") -> list[str]:
     if not chosen:
         return [default]
@@ -150,7 +161,7 @@ def add_eval(sub: Subparsers) -> None:
     _algorithm_option(p, many=True)
     p.add_argument("--out", type=Path, metavar="DIR", help="write per-page JSONL and summary.json here")
     p.add_argument("--with-text", action="store_true", help="keep the extracted text in the per-page JSONL")
-    p.add_argument("--limit", type=int, metavar="N", help="only the first N pages of each dataset")
+    p.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N pages of each dataset")
     p.add_argument("--markdown", type=Path, metavar="FILE", help="also write the report to FILE")
     p.add_argument("--floors", type=Path, metavar="FILE", help="TOML/JSON of minimum figures; exit 1 below")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -239,8 +250,10 @@ def add_bench(sub: Subparsers) -> None:
     )
     p.add_argument("dataset", metavar="DATASET_DIR")
     _algorithm_option(p, many=True)
-    p.add_argument("--repeat", type=int, default=1, metavar="N", help="time each page N times, keep the best")
-    p.add_argument("--limit", type=int, metavar="N", help="only the first N pages")
+    p.add_argument(
+        "--repeat", type=_positive_int, default=1, metavar="N", help="time each page N times, keep the best"
+    )
+    p.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N pages")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(run=run_bench)
 
@@ -331,7 +344,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     args.argv = argv
-    return int(args.run(args))
+    from newscrawl.config import ConfigError
+
+    # a bad setting or a file that cannot be read or written is one line, not a traceback
+    try:
+        return int(args.run(args))
+    except ConfigError as e:
+        print(f"newscrawl {args.command}: {e}", file=sys.stderr)
+        return BAD_INPUT
+    except OSError as e:
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"newscrawl {args.command}: {where}{e.strerror or e}", file=sys.stderr)
+        return FAILED
 
 
 if __name__ == "__main__":

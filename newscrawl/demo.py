@@ -99,12 +99,18 @@ def run_demo(
     :data:`DEMO_HOST` URLs.
 
     Without ``incremental`` the database starts empty, so every run shows the whole crawl.
+    A bad setting or an output that cannot be written raises :class:`~newscrawl.config.ConfigError`.
     """
     from scrapy.crawler import CrawlerProcess
     from scrapy.utils.project import get_project_settings
 
+    from newscrawl.config import ConfigError, on_start_up_error
+
     output = Path(output)
-    output.mkdir(parents=True, exist_ok=True)
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"--output: cannot create the folder {output}: {e.strerror or e}") from e
     db = output / "demo.sqlite3"
     if not incremental:
         for suffix in ("", "-wal", "-shm"):
@@ -121,8 +127,11 @@ def run_demo(
         project.set("NEWSCRAWL_REPLAY_PREFIX", base_url + "/", "cmdline")
         process = CrawlerProcess(project)
         crawler = process.create_crawler("demo")
-        process.crawl(crawler)
+        failed: list[BaseException] = []
+        on_start_up_error(process.crawl(crawler), failed.append)
         process.start()
+    if failed:
+        raise failed[0]  # a bad setting (ConfigError) is one line on the command line
     stats = dict(crawler.stats.get_stats()) if crawler.stats else {}
     stats["newscrawl/demo/server"] = base_url
     stats["newscrawl/demo/jsonl"] = str(output / "demo.jsonl")

@@ -17,6 +17,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 
+from newscrawl.config import ConfigError
 from newscrawl.pipelines.storage import DEFAULT_SQLITE_PATH
 from newscrawl.storage.sqlite import SqliteSink
 
@@ -36,7 +37,7 @@ class ReplayMiddleware:
 
     def __init__(self, prefix: str, stats: StatsCollector | None = None) -> None:
         if not prefix.startswith(("http://", "https://")):
-            raise ValueError(f"NEWSCRAWL_REPLAY_PREFIX: not an http(s) URL prefix: {prefix!r}")
+            raise ConfigError(f"NEWSCRAWL_REPLAY_PREFIX: not an http(s) URL prefix: {prefix!r}")
         self.prefix = prefix
         self.stats = stats
 

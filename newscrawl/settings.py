@@ -27,6 +27,8 @@ BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["newscrawl.spiders"]
 NEWSPIDER_MODULE = "newscrawl.spiders"
 SPIDER_LOADER_CLASS = "newscrawl.spiders.loader.SiteSpiderLoader"
+# `scrapy crawl` printing a bad setting, argument or site file as one line, without a traceback
+COMMANDS_MODULE = "newscrawl.commands"
 
 # -- politeness -----------------------------------------------------------------------------------------
 # an honest user agent: who we are and where to complain (replace the contact URL when you deploy)
@@ -63,6 +65,8 @@ ADDONS = {
     "newscrawl.distributed.RedisAddon": 0,
     # with JOBDIR: a JOBDIR left by a killed crawl has its request queue and seen requests reset
     "newscrawl.jobdir.JobdirAddon": 0,
+    # bad newscrawl settings and unwritable output files stop the crawl before it starts
+    "newscrawl.config.ConfigAddon": 10,
 }
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extraction.ExtractionPipeline": 300,

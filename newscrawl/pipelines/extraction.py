@@ -16,6 +16,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.statscollectors import StatsCollector
 
+from newscrawl.config import ConfigError
 from newscrawl.extract import ALGORITHMS, DEFAULT_TIMEZONE, extract, params_of
 
 logger = logging.getLogger(__name__)
@@ -44,7 +45,13 @@ def looks_binary(body: bytes, share: float = BINARY_CONTROL_SHARE) -> bool:
 def check_algorithm(algorithm: str) -> None:
     if algorithm not in ALGORITHMS:
         choices = ", ".join(ALGORITHMS)
-        raise ValueError(f"NEWSCRAWL_ALGORITHM: unknown algorithm {algorithm!r}; one of {choices}")
+        raise ConfigError(f"NEWSCRAWL_ALGORITHM: unknown algorithm {algorithm!r}; one of {choices}")
+
+
+#: how a true/false parameter may be written in a setting
+_BOOLS = {
+    "1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False,
+}
 
 
 def algorithm_params(settings: Mapping[str, Any], algorithm: str) -> dict[str, Any]:
@@ -57,11 +64,11 @@ def algorithm_params(settings: Mapping[str, Any], algorithm: str) -> dict[str, A
             continue
         try:
             if isinstance(default, bool):
-                value = value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
+                value = value if isinstance(value, bool) else _BOOLS[str(value).strip().lower()]
             elif isinstance(default, int | float):
                 value = type(default)(value)
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"setting {key}: expected {type(default).__name__}, got {value!r}") from e
+        except (KeyError, TypeError, ValueError) as e:
+            raise ConfigError(f"{key}: expected {type(default).__name__}, got {value!r}") from e
         out[name] = value
     return out
 
@@ -111,9 +118,9 @@ class ExtractionPipeline:
             http_charset=item.get("http_charset"),
             reference_time=reference,
             timezone=item.get("timezone") or DEFAULT_TIMEZONE,
+            prune_xpath=item.get("prune_xpath"),
             **self.params,
         )
         self._inc("newscrawl/extract/count")
         item["extraction"] = result
         return item
-            prune_xpath=item.get("prune_xpath"),

@@ -29,6 +29,7 @@ from parsel import Selector
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 
+from newscrawl.config import ConfigError
 from newscrawl.extract import Extraction, extract
 from newscrawl.extract.decode import decode_html
 from newscrawl.items import NewsItem
@@ -108,26 +109,26 @@ class NewsSpider(scrapy.Spider):
     ) -> None:
         super().__init__(name, **kwargs)
         if getattr(self, "site", None) is None:
-            raise ValueError(f"{type(self).__name__} has no site definition; crawl one of the site spiders")
+            raise ConfigError(f"{type(self).__name__} has no site definition; crawl one of the site spiders")
         self.given_start_urls = _split_arg(start_urls)
         for url in self.given_start_urls:
             if not url.startswith(("http://", "https://")):
-                raise ValueError(f"start_urls: not an absolute http(s) URL: {url!r}")
+                raise ConfigError(f"start_urls: not an absolute http(s) URL: {url!r}")
         try:
             self.max_pages = int(max_pages) if max_pages not in (None, "") else None
         except ValueError as e:
-            raise ValueError(f"max_pages: expected a whole number, got {max_pages!r}") from e
+            raise ConfigError(f"max_pages: expected a whole number, got {max_pages!r}") from e
         if self.max_pages is not None and self.max_pages < 1:
-            raise ValueError(f"max_pages: must be at least 1, got {max_pages!r}")
+            raise ConfigError(f"max_pages: must be at least 1, got {max_pages!r}")
         self.since: datetime | None = None
         if since:
             try:
                 day = datetime.strptime(str(since), "%Y-%m-%d")
             except ValueError as e:
-                raise ValueError(f"since: expected a date as YYYY-MM-DD, got {since!r}") from e
+                raise ConfigError(f"since: expected a date as YYYY-MM-DD, got {since!r}") from e
             self.since = day.replace(tzinfo=ZoneInfo(self.site.timezone))
         if base_url and not re.match(r"^https?://[^/\s]+/?$", base_url):
-            raise ValueError(
+            raise ConfigError(
                 f"base_url: expected scheme and host such as http://127.0.0.1:8000, got {base_url!r}"
             )
         self.base_url = base_url.rstrip("/") if base_url else None
@@ -292,8 +293,8 @@ class NewsSpider(scrapy.Spider):
             http_charset=header_charset(response),
             timezone=self.site.timezone,
             reference_time=datetime.now(UTC),
-        )
             prune_xpath=self.site.exclude,
+        )
 
     def _item(self, response: Response, extraction: Extraction | None = None) -> NewsItem:
         item = NewsItem(
@@ -307,9 +308,9 @@ class NewsSpider(scrapy.Spider):
         )
         if self.site.language:
             item["language"] = self.site.language
-        if extraction is not None:
         if self.site.exclude:
             item["prune_xpath"] = self.site.exclude
+        if extraction is not None:
             item["extraction"] = extraction
         if self.site.xpath:
             item["overrides"] = self.overrides(response)

@@ -1,0 +1,65 @@
+"""``scrapy crawl`` as Scrapy has it, with configuration errors printed as one line and no traceback.
+
+A bad site file, an unknown spider, a bad spider argument (``-a max_pages=x``), a bad setting
+(``-s NEWSCRAWL_ALGORITHM=x``) or an output file that cannot be written gives
+``scrapy crawl: <what>: <problem>`` on standard error and exit code 2. A crawl stopped because its store
+could not write exits with 1. Anything else is reported as Scrapy reports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from scrapy.commands import crawl
+from scrapy.exceptions import UsageError
+
+from newscrawl.config import ConfigError, on_start_up_error
+from newscrawl.pipelines.storage import SINK_FAILED
+from newscrawl.sites import load_sites
+
+logger = logging.getLogger(__name__)
+
+#: exit code of a crawl refused for its configuration (as argparse exits on bad arguments)
+BAD_CONFIG = 2
+
+
+class Command(crawl.Command):
+    def _refuse(self, error: Exception | str) -> None:
+        print(f"scrapy crawl: {error}", file=sys.stderr)
+        self.exitcode = BAD_CONFIG
+
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        super().process_options(args, opts)
+        assert self.settings is not None
+        try:  # before Scrapy's spider loader reads them and fails with a traceback
+            load_sites(self.settings.get("NEWSCRAWL_SITES_DIR") or None)
+        except ConfigError as e:
+            self._refuse(e)
+            sys.exit(self.exitcode)
+
+    def _crawl_failed(self, error: BaseException) -> None:
+        if isinstance(error, ConfigError):
+            self._refuse(error)
+        else:
+            logger.error("the crawl could not start", exc_info=error)
+            self.exitcode = 1
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if len(args) != 1:
+            raise UsageError("give the name of one spider (scrapy list shows them)")
+        assert self.crawler_process is not None
+        try:
+            crawler = self._create_crawler(args[0])
+        except KeyError:
+            self._refuse(f"no spider named {args[0]!r} (scrapy list shows them)")
+            return
+        on_start_up_error(self.crawler_process.crawl(crawler, **opts.spargs), self._crawl_failed)
+        self.crawler_process.start()
+        if self.exitcode:
+            return
+        if self.crawler_process.bootstrap_failed:
+            self.exitcode = 1
+        elif crawler.stats is not None and crawler.stats.get_value("finish_reason") == SINK_FAILED:
+            self.exitcode = 1
