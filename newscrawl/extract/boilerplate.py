@@ -20,12 +20,13 @@ BOILERPLATE_TOKENS: frozenset[str] = frozenset(
     .split()
 )
 
-#: class/id tokens of reader comments and replies. ``auto`` counts their text against a candidate content
-#: root (not only prunes it), because a long comment thread outweighs a short article (measured: +0.012
-#: CJK F1 on chinese-wce, +0.011 ScrapingHub F1 on scrapinghub; the wider BOILERPLATE_TOKENS set in the
-#: score lost 0.01 on scrapinghub, so it is used for pruning only).
-COMMENT_TOKENS: frozenset[str] = frozenset(
-    "comment comments commentlist reply replies pinglun liuyan discuss discussion disqus".split()
+#: class/id tokens whose text ``auto`` counts *against* a candidate content root (not only prunes): reader
+#: comments and replies, because a long comment thread outweighs a short article (chinese-wce +0.012
+#: CJK F1, scrapinghub +0.011 ScrapingHub F1), and footers, because a long footer outweighs a short
+#: article (scrapinghub +0.005, Chinese sets unchanged). Adding the wider BOILERPLATE_TOKENS, or
+#: sidebar/related/nav, to the score lost 0.01-0.04 on scrapinghub, so those are used for pruning only.
+SCORE_NEGATIVE_TOKENS: frozenset[str] = frozenset(
+    "comment comments commentlist reply replies pinglun liuyan discuss discussion disqus footer".split()
 )
 
 #: HTML5 elements that are page chrome wherever they stand outside the article
@@ -57,15 +58,15 @@ def looks_like_boilerplate(cls: str | None, ident: str | None) -> bool:
     )
 
 
-#: a cheap pre-check: every COMMENT_TOKENS member contains one of these
-_COMMENT_HINT = re.compile(r"comment|repl|pinglun|liuyan|discus|disqus", re.IGNORECASE)
+#: a cheap pre-check: every SCORE_NEGATIVE_TOKENS member contains one of these
+_NEGATIVE_HINT = re.compile(r"comment|repl|pinglun|liuyan|discus|disqus|footer", re.IGNORECASE)
 
 
-def looks_like_comments(cls: str | None, ident: str | None) -> bool:
-    """Whether a class or id names a reader-comment block."""
+def counts_against(cls: str | None, ident: str | None) -> bool:
+    """Whether a class or id names a block whose text counts against a content root (comments, footer)."""
     return bool(
-        (cls and _COMMENT_HINT.search(cls) and _has_token(cls, COMMENT_TOKENS))
-        or (ident and _COMMENT_HINT.search(ident) and _has_token(ident, COMMENT_TOKENS))
+        (cls and _NEGATIVE_HINT.search(cls) and _has_token(cls, SCORE_NEGATIVE_TOKENS))
+        or (ident and _NEGATIVE_HINT.search(ident) and _has_token(ident, SCORE_NEGATIVE_TOKENS))
     )
 
 

@@ -1,11 +1,11 @@
 """Class/id token matching used by ``auto``."""
 
 from newscrawl.extract.boilerplate import (
-    _COMMENT_HINT,
-    COMMENT_TOKENS,
+    _NEGATIVE_HINT,
+    SCORE_NEGATIVE_TOKENS,
     attr_tokens,
+    counts_against,
     looks_like_boilerplate,
-    looks_like_comments,
 )
 
 
@@ -14,15 +14,16 @@ def test_tokens_split_on_separators_and_camel_case():
 
 
 def test_whole_tokens_only():
-    assert looks_like_comments("comment-box", None)
-    assert looks_like_comments(None, "userReplies")
-    assert not looks_like_comments("commentary", None)
+    assert counts_against("comment-box", None)
+    assert counts_against(None, "userReplies")
+    assert counts_against("footer-bottom-text", None)
+    assert not counts_against("commentary", None)
     assert looks_like_boilerplate("site-footer", None)
     assert not looks_like_boilerplate("article-body", "main")
 
 
-def test_the_cheap_pre_check_covers_every_comment_token():
-    assert all(_COMMENT_HINT.search(token) for token in COMMENT_TOKENS)
+def test_the_cheap_pre_check_covers_every_negative_token():
+    assert all(_NEGATIVE_HINT.search(token) for token in SCORE_NEGATIVE_TOKENS)
 
 
 def test_trim_edges_drops_portal_furniture_lines():

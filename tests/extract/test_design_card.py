@@ -154,3 +154,11 @@ def test_a_cut_marker_early_in_the_text_is_kept():
     early = "<p>相关新闻：本段是正文的一部分，因为它出现在文章开头。</p>"
     r = extract(article(5).replace("<div id='content'>", "<div id='content'>" + early))
     assert r.text.startswith("相关新闻")
+
+
+def test_auto_prefers_a_short_article_over_a_longer_footer():
+    contact = "客服中心电话与传真及电子邮件地址等联系方式。"
+    footer = f"<div class='footer-bottom-text'>{contact * 8}</div>"
+    html = f"<body>{NAV}<h1>简讯</h1><div class='story'><p>{SENTENCE * 3}</p></div>{footer}</body>"
+    r = extract(html)
+    assert r.text == SENTENCE * 3

@@ -11,10 +11,11 @@ it fixes come from the choice of the content node:
   inside one <td> scores zero and a dense forum reply wins; SCEDD picks one paragraph of a long page.
 - The content score of a node is ``S_i = own_i + decay * sum(S_child)``, where ``own_i`` is the text
   directly in the node (its text and its children's tails), counted negative (times ``link_penalty``)
-  inside <a> and inside reader-comment blocks (class/id ``comment``, ``reply``, ``pinglun`` ...) that
-  hold less than ``comment_max_share`` of the body's text. The content root is the node of maximum S.
-  A decay below 1 lets a node win only when its children's text adds up to more than the best single
-  child, so the root settles on the lowest node that holds the bulk of the non-link text.
+  inside <a> and inside reader-comment and footer blocks (class/id ``comment``, ``reply``, ``pinglun``,
+  ``footer`` ...) that hold less than ``comment_max_share`` of the body's text. The content root is the
+  node of maximum S. A decay below 1 lets a node win only when its children's text adds up to more
+  than the best single child, so the root settles on the lowest node that holds the bulk of the
+  non-link text.
 - Inside the root, subtrees are left out when they are page chrome (class/id tokens such as ``share``,
   ``comment``, ``related``; <nav>, <aside>, <footer>) or link lists (link characters above
   ``max_link_share`` of their text), unless they hold more than ``chrome_max_share`` of the root's text.
@@ -34,8 +35,8 @@ from dataclasses import dataclass
 from newscrawl.extract.algorithms.base import fraction, positive, register
 from newscrawl.extract.boilerplate import (
     CHROME_TAGS,
+    counts_against,
     looks_like_boilerplate,
-    looks_like_comments,
     trim_edges,
 )
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
@@ -82,7 +83,7 @@ def content_scores(
         if not neg and chars[i] < limit:
             el = els[i]
             cls, ident = el.get("class"), el.get("id")
-            neg = bool((cls or ident) and looks_like_comments(cls, ident))
+            neg = bool((cls or ident) and counts_against(cls, ident))
         negative[i] = neg
         scores[i] = -link_penalty * own[i] if neg else float(own[i])
     for i in range(n - 1, 0, -1):
