@@ -1,8 +1,9 @@
 """Start points that are not HTML: sitemaps (and news sitemaps), RSS/Atom feeds and JSON roll feeds.
 
 Plain functions from bytes to :class:`FeedEntry` values. XML is parsed without entity expansion and
-without network access (no XXE, no billion laughs); a body that is not the expected format gives no
-entries rather than an exception.
+without network access (no XXE, no billion laughs); a gzip body (``sitemap.xml.gz``) is inflated to
+:data:`MAX_FEED_BYTES` at most (a gzip bomb gives nothing); a body that is not the expected format gives
+no entries rather than an exception.
 
 >>> [e.url for e in parse_xml_feed(b'<rss><channel><item><link>http://a/1</link></item></channel></rss>')]
 ['http://a/1']
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -71,8 +73,29 @@ def looks_like_json(body: bytes) -> bool:
     return head[:1] in (b"{", b"[")
 
 
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def gunzip_capped(body: bytes, max_size: int = MAX_FEED_BYTES) -> bytes | None:
+    """``body`` inflated from gzip; None when it is corrupt or would inflate past ``max_size`` bytes
+    (never more than ``max_size + 1`` bytes are made).
+
+    >>> import gzip
+    >>> gunzip_capped(gzip.compress(b"<urlset/>")), gunzip_capped(gzip.compress(bytes(1000)), max_size=999)
+    (b'<urlset/>', None)
+    """
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = inflate.decompress(body, max_size + 1)
+    except zlib.error:
+        return None
+    return out if len(out) <= max_size else None
+
+
 def parse_xml_feed(body: bytes) -> list[FeedEntry]:
     """Entries of a sitemap, sitemap index, news sitemap, RSS 2.0/1.0 or Atom document."""
+    if body[:2] == _GZIP_MAGIC:
+        body = gunzip_capped(body) or b""
     if not body or len(body) > MAX_FEED_BYTES:
         return []
     try:

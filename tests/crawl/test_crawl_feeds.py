@@ -1,8 +1,16 @@
-"""Feeds and sitemaps: entries found, entities never expanded, bad bodies give nothing."""
+"""Feeds and sitemaps: entries found, entities never expanded, gzip capped, bad bodies give nothing."""
 
 from __future__ import annotations
 
-from newscrawl.spiders.feeds import looks_like_json, looks_like_xml, parse_roll_feed, parse_xml_feed
+import gzip
+
+from newscrawl.spiders.feeds import (
+    gunzip_capped,
+    looks_like_json,
+    looks_like_xml,
+    parse_roll_feed,
+    parse_xml_feed,
+)
 
 NEWS_SITEMAP = b"""<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -99,3 +107,18 @@ def test_body_sniffing():
     assert not looks_like_xml(xhtml + b"<body><p>rss feed</p></body></html>")
     assert looks_like_xml(b'<?xml version="1.0"?><?xml-stylesheet href="s.xsl"?><rdf:RDF xmlns:rdf="x">')
     assert looks_like_json(b' {"a": 1}') and not looks_like_json(b"<html>")
+
+
+def test_gzip_sitemap_is_inflated():
+    body = b"<urlset><url><loc>https://e.example/1</loc></url></urlset>"
+    assert [e.url for e in parse_xml_feed(gzip.compress(body))] == ["https://e.example/1"]
+
+
+def test_gzip_bomb_is_not_inflated_past_the_cap():
+    bomb = gzip.compress(b"<urlset>" + bytes(4 * 1024 * 1024))  # 4 MiB of zeros in about 4 KiB
+    assert len(bomb) < 10_000
+    assert gunzip_capped(bomb, max_size=1024 * 1024) is None
+
+
+def test_corrupt_gzip_is_not_a_feed():
+    assert parse_xml_feed(gzip.compress(b"<urlset></urlset>")[:12]) == []
