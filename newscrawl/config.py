@@ -4,9 +4,10 @@ Every check raises :class:`ConfigError`, whose message starts with what is wrong
 argument or the path), e.g. ``NEWSCRAWL_SQLITE_PATH: cannot write /data/x.sqlite3: Read-only file
 system``. ``scrapy crawl`` (:mod:`newscrawl.commands.crawl`) and ``newscrawl`` print it as one line,
 without a traceback. :class:`ConfigAddon` runs :func:`check_settings` on every crawl's final settings
-(project, site file, command line): newscrawl's true/false and numeric settings, the extractor and its
-``NEWSCRAWL_<ALGO>_<PARAM>`` parameters (unknown names too), the replay prefix, and the SQLite and feed
-files. Site files (:class:`~newscrawl.sites.SiteFileError`) and spider arguments raise ConfigErrors too.
+(project, site file, command line): newscrawl's true/false and numeric settings, the per-page limits,
+the extractor and its ``NEWSCRAWL_<ALGO>_<PARAM>`` parameters (unknown names too), the replay prefix,
+and the SQLite and feed files. Site files (:class:`~newscrawl.sites.SiteFileError`) and spider
+arguments raise ConfigErrors too.
 
 >>> try:
 ...     check_output_file("/dev/null/x.sqlite3", "NEWSCRAWL_SQLITE_PATH")
@@ -135,6 +136,9 @@ def check_settings(settings: BaseSettings) -> None:
     for name, (low, high) in INT_SETTINGS.items():
         _check_int(settings, name, low, high)
     check_algorithm_settings(settings)
+    from newscrawl.pipelines.extraction import limits_from_settings
+
+    limits_from_settings(settings)
     prefix = settings.get("NEWSCRAWL_REPLAY_PREFIX")
     if prefix and not str(prefix).startswith(("http://", "https://")):
         raise ConfigError(f"NEWSCRAWL_REPLAY_PREFIX: not an http(s) URL prefix: {prefix!r}")

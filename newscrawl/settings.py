@@ -7,6 +7,9 @@ NEWSCRAWL_EXTRACT_ENABLED  run the extractor (False: crawl only, e.g. to measure
 NEWSCRAWL_ALGORITHM        extractor name (``auto``); parameters as NEWSCRAWL_<ALGO>_<PARAM>
 NEWSCRAWL_EXPORT_FIGURES   add the extractor's figures to records
 NEWSCRAWL_MIN_TEXT_CHARS   pages with less text (title taken out) are dropped as no_text
+NEWSCRAWL_MAX_BODY_BYTES, NEWSCRAWL_MAX_NODES, NEWSCRAWL_MAX_DEPTH, NEWSCRAWL_TIME_BUDGET
+                           per-page limits of extraction (unset: newscrawl.extract.limits' defaults;
+                           0: off); a page over one is dropped as extract_error naming the limit
 NEWSCRAWL_SQLITE_PATH      SQLite database the records are upserted into ('' switches it off)
 NEWSCRAWL_SINK_BATCH_SIZE  records per database write
 NEWSCRAWL_SEARCH_INDEX     keep the full-text (FTS5) index in the SQLite database (``newscrawl search``)

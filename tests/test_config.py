@@ -38,6 +38,8 @@ def test_the_default_settings_pass(tmp_path):
         ("NEWSCRAWL_CETD_USE_COMPOSITE", "maybe", "expected bool, got 'maybe'"),
         ("NEWSCRAWL_CETD_NO_SUCH", "1", "cetd has no such parameter; its parameters: NEWSCRAWL_CETD_"),
         ("NEWSCRAWL_REPLAY_PREFIX", "ftp://mirror/", "not an http(s) URL prefix"),
+        ("NEWSCRAWL_MAX_NODES", "lots", "expected a number (0: no limit), got 'lots'"),
+        ("NEWSCRAWL_TIME_BUDGET", "-1", "must be 0 (no limit) or more"),
     ],
 )
 def test_bad_setting_is_named_with_its_problem(tmp_path, name, value, problem):

@@ -3,6 +3,9 @@
 The raw body leaves the item here; the :class:`~newscrawl.extract.Extraction` is stored on the item's
 internal ``extraction`` field for stage 2. Binary bodies served as HTML are dropped before extraction.
 Switched off with ``NEWSCRAWL_EXTRACT_ENABLED = False`` (stage 2 then drops pages for lack of text).
+The per-page limits come from ``NEWSCRAWL_MAX_BODY_BYTES``, ``NEWSCRAWL_MAX_NODES``,
+``NEWSCRAWL_MAX_DEPTH`` and ``NEWSCRAWL_TIME_BUDGET`` (seconds); a page over one is dropped by stage 2
+as ``extract_error`` with the limit named.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.statscollectors import StatsCollector
 
 from newscrawl.config import ConfigError
-from newscrawl.extract import ALGORITHMS, DEFAULT_TIMEZONE, extract, params_of
+from newscrawl.extract import ALGORITHMS, DEFAULT_TIMEZONE, Limits, extract, params_of
+from newscrawl.extract.limits import DEFAULT_LIMITS
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +77,35 @@ def algorithm_params(settings: Mapping[str, Any], algorithm: str) -> dict[str, A
     return out
 
 
+#: the settings of the per-page limits (newscrawl.extract.limits), by Limits field; 0 switches one off
+LIMIT_SETTINGS = {
+    "max_body_bytes": "NEWSCRAWL_MAX_BODY_BYTES",
+    "max_nodes": "NEWSCRAWL_MAX_NODES",
+    "max_depth": "NEWSCRAWL_MAX_DEPTH",
+    "time_budget": "NEWSCRAWL_TIME_BUDGET",
+}
+
+
+def limits_from_settings(settings: Any) -> Limits:
+    """The per-page :class:`~newscrawl.extract.Limits` the ``NEWSCRAWL_MAX_*``/``NEWSCRAWL_TIME_BUDGET``
+    settings give (unset: the library's default; 0: no limit)."""
+    values: dict[str, int | float | None] = {}
+    for field_name, key in LIMIT_SETTINGS.items():
+        raw = settings.get(key)
+        if raw is None or raw == "":
+            values[field_name] = getattr(DEFAULT_LIMITS, field_name)
+            continue
+        kind = float if field_name == "time_budget" else int
+        try:
+            number = kind(raw)
+        except (TypeError, ValueError) as e:
+            raise ConfigError(f"{key}: expected a number (0: no limit), got {raw!r}") from e
+        if number < 0:
+            raise ConfigError(f"{key}: must be 0 (no limit) or more, got {raw!r}")
+        values[field_name] = number or None
+    return Limits(**values)  # type: ignore[arg-type]
+
+
 class ExtractionPipeline:
     """Runs :func:`newscrawl.extract.extract` once per item that does not carry an extraction yet."""
 
@@ -81,11 +114,13 @@ class ExtractionPipeline:
         algorithm: str = "auto",
         params: Mapping[str, Any] | None = None,
         stats: StatsCollector | None = None,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         check_algorithm(algorithm)
         self.algorithm = algorithm
         self.params = dict(params or {})
         self.stats = stats
+        self.limits = limits
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -94,7 +129,8 @@ class ExtractionPipeline:
             raise NotConfigured("NEWSCRAWL_EXTRACT_ENABLED is off")
         algorithm = settings.get("NEWSCRAWL_ALGORITHM", "auto")
         check_algorithm(algorithm)
-        return cls(algorithm, algorithm_params(settings, algorithm), crawler.stats)
+        params = algorithm_params(settings, algorithm)
+        return cls(algorithm, params, crawler.stats, limits_from_settings(settings))
 
     def _inc(self, key: str) -> None:
         if self.stats is not None:
@@ -119,6 +155,7 @@ class ExtractionPipeline:
             reference_time=reference,
             timezone=item.get("timezone") or DEFAULT_TIMEZONE,
             prune_xpath=item.get("prune_xpath"),
+            limits=self.limits,
             **self.params,
         )
         self._inc("newscrawl/extract/count")

@@ -33,7 +33,7 @@ from newscrawl.config import ConfigError
 from newscrawl.extract import Extraction, extract
 from newscrawl.extract.decode import decode_html
 from newscrawl.items import NewsItem
-from newscrawl.pipelines.extraction import looks_binary
+from newscrawl.pipelines.extraction import limits_from_settings, looks_binary
 from newscrawl.pipelines.normalize import parse_time
 from newscrawl.sites import Site
 from newscrawl.spiders.feeds import (
@@ -294,6 +294,7 @@ class NewsSpider(scrapy.Spider):
             timezone=self.site.timezone,
             reference_time=datetime.now(UTC),
             prune_xpath=self.site.exclude,
+            limits=limits_from_settings(self.crawler.settings if self.crawler is not None else {}),
         )
 
     def _item(self, response: Response, extraction: Extraction | None = None) -> NewsItem:

@@ -1,0 +1,50 @@
+"""Per-page limits set as Scrapy settings: a page over one is dropped naming it; 0 switches one off."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy.exceptions import DropItem
+from scrapy.utils.misc import build_from_crawler
+
+from newscrawl.config import ConfigError
+from newscrawl.extract.limits import DEFAULT_LIMITS
+from newscrawl.pipelines.extraction import ExtractionPipeline, limits_from_settings
+from newscrawl.pipelines.record import RecordPipeline
+
+from .helpers import article_html, response
+
+URL = "https://news.example.cn/china/2026-11-20/doc-iabcdefg1234567.shtml"
+
+
+def test_unset_limits_are_the_librarys_defaults():
+    assert limits_from_settings({}) == DEFAULT_LIMITS
+
+
+def test_limits_come_from_settings_and_zero_switches_one_off():
+    limits = limits_from_settings({"NEWSCRAWL_MAX_NODES": "300", "NEWSCRAWL_TIME_BUDGET": "0"})
+    assert limits.max_nodes == 300 and limits.time_budget is None
+    assert limits.max_depth == DEFAULT_LIMITS.max_depth
+
+
+def test_bad_limit_setting_is_named():
+    with pytest.raises(ConfigError, match="^NEWSCRAWL_MAX_DEPTH: expected a number"):
+        limits_from_settings({"NEWSCRAWL_MAX_DEPTH": "deep"})
+
+
+def test_page_over_a_limit_is_dropped_naming_it(make_spider):
+    spider = make_spider({"NEWSCRAWL_MAX_NODES": "10"})
+    crawler = spider.crawler
+    crawler.stats.open_spider()
+    stage1 = build_from_crawler(ExtractionPipeline, crawler)
+    stage2 = build_from_crawler(RecordPipeline, crawler)
+    with pytest.raises(DropItem, match="max_nodes"):
+        stage2.process_item(stage1.process_item(spider._item(response(URL, article_html()))))
+    assert crawler.stats.get_value("newscrawl/dropped/extract_error") == 1
+
+
+def test_page_within_the_limits_is_kept(make_spider):
+    spider = make_spider({"NEWSCRAWL_MAX_NODES": "5000"})
+    spider.crawler.stats.open_spider()
+    stage1 = build_from_crawler(ExtractionPipeline, spider.crawler)
+    stage2 = build_from_crawler(RecordPipeline, spider.crawler)
+    assert stage2.process_item(stage1.process_item(spider._item(response(URL, article_html()))))["text"]
