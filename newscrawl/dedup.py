@@ -27,6 +27,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from newscrawl.storage.sqlite import connect
+
 BITS = 64
 #: tokens per shingle
 SHINGLE = 3
@@ -158,10 +160,7 @@ class DuplicateIndex:
     def open(self) -> None:
         if self._db is not None:
             return
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db = connect(self.path)
         # one commit per article: no fsync each time (the fingerprints can be rebuilt from the store)
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)

@@ -38,6 +38,15 @@ _UPSERT = (
 _QUERY_CHUNK = 500
 
 
+def connect(path: str) -> sqlite3.Connection:
+    """Open (creating its folder) an SQLite file in WAL mode, as every newscrawl store does."""
+    if path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path, timeout=30)
+    db.execute("PRAGMA journal_mode=WAL")
+    return db
+
+
 class SqliteSink:
     """Upserts records into table ``articles`` of the SQLite file at ``path`` (created with its folder).
 
@@ -59,10 +68,7 @@ class SqliteSink:
     def open(self) -> None:
         if self._db is not None:
             return
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db = connect(self.path)
         self._db.executescript(_SCHEMA)
         # a database made before a record field existed gets the field's column
         have = {row[1] for row in self._db.execute(f"PRAGMA table_info({TABLE})")}
