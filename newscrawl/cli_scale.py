@@ -13,6 +13,7 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,15 @@ def _open_db(path: str, command: str) -> sqlite3.Connection | None:
 # --- search ----------------------------------------------------------------------------------------------
 
 
+def _iso_time(text: str) -> str:
+    """An argparse type: an ISO 8601 date or time, kept as written (it is compared as text)."""
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an ISO date such as 2026-11-20, got {text!r}") from None
+    return text
+
+
 def add_search(sub: Subparsers) -> None:
     p = sub.add_parser(
         "search", help="full-text search of the crawled articles",
@@ -50,7 +60,10 @@ def add_search(sub: Subparsers) -> None:
     p.add_argument("query", metavar="QUERY")
     _db_option(p)
     p.add_argument("--site", help="only articles of this site (spider name)")
-    p.add_argument("--since", metavar="DATE", help="only articles published (else crawled) on or after DATE")
+    p.add_argument(
+        "--since", type=_iso_time, metavar="DATE",
+        help="only articles published (else crawled) on or after DATE (ISO: 2026-11-20 or 2026-11-20T08:00)",
+    )
     p.add_argument("--limit", "-n", type=int, default=10, metavar="N", help="at most N hits (default: 10)")
     p.add_argument("--format", "-f", choices=("text", "jsonl"), default="text")
     p.set_defaults(run=run_search)

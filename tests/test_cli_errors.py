@@ -80,3 +80,10 @@ def test_unknown_command_is_a_usage_error(capsys):
         main(["crawl-everything"])
     assert caught.value.code == 2
     assert "invalid choice: 'crawl-everything'" in one_line(capsys)
+
+
+def test_search_since_must_be_an_iso_date(tmp_path, capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["search", "公交", "--db", str(tmp_path / "none.sqlite3"), "--since", "2026-13-01"])
+    assert caught.value.code == 2
+    assert "argument --since: expected an ISO date such as 2026-11-20, got '2026-13-01'" in one_line(capsys)
