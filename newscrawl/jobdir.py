@@ -7,7 +7,8 @@ the requests made -- including ones still queued, in flight, or scraped into a b
 wrote -- while the queue holding them is unreadable or stale. Resumed as is, those pages are filtered as
 seen and never fetched again: lost.
 
-:class:`JobdirGuard` marks a running crawl with a file in ``JOBDIR`` and removes it when the crawl closes
+:class:`JobdirGuard` marks a running crawl (once its spider is open: a crawl that fails to start
+leaves a paused crawl's queue alone) with a file in ``JOBDIR`` and removes it when the crawl closes
 (after the scheduler has saved its state). A crawl that finds the mark left behind starts its request
 queue and seen-requests afresh, with a warning and the stat ``newscrawl/jobdir/unclean_resume``. Start
 points are revisited, and articles already in the SQLite store are skipped by
@@ -55,8 +56,6 @@ class JobdirGuard:
         self.unclean = self.mark.exists()
         if self.unclean:
             self.reset()
-        self.jobdir.mkdir(parents=True, exist_ok=True)
-        self.mark.write_text(f"{os.getpid()}\n", encoding="ascii")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> JobdirGuard:
@@ -84,6 +83,9 @@ class JobdirGuard:
                 path.unlink(missing_ok=True)
 
     def spider_opened(self, spider: Spider) -> None:
+        # marked once the crawl runs: a crawl that failed to start leaves a paused crawl's queue alone
+        self.jobdir.mkdir(parents=True, exist_ok=True)
+        self.mark.write_text(f"{os.getpid()}\n", encoding="ascii")
         if self.unclean and self.stats is not None:
             self.stats.set_value("newscrawl/jobdir/unclean_resume", 1)
 

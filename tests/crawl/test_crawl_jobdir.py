@@ -49,8 +49,14 @@ def test_cleanly_paused_crawl_keeps_its_queue(tmp_path):
     assert (jobdir / "requests.seen").exists() and (jobdir / "requests.queue" / "p0" / "0").exists()
 
 
+def test_a_crawl_that_never_opened_leaves_no_mark(tmp_path):
+    guard_for(tmp_path / "job")
+    assert not (tmp_path / "job" / RUNNING_MARK).exists()
+
+
 def test_running_crawl_is_marked_until_it_closes(tmp_path):
     guard = guard_for(tmp_path / "job")
+    guard.spider_opened(None)  # type: ignore[arg-type]
     assert (tmp_path / "job" / RUNNING_MARK).exists()
     guard.spider_closed(None, "finished")  # type: ignore[arg-type]
     assert not (tmp_path / "job" / RUNNING_MARK).exists()
