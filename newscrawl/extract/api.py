@@ -110,8 +110,6 @@ def extract(
         return Extraction(url=url, encoding=encoding, error=f"unparsable page: {e}")
     except LimitExceeded as e:
         return Extraction(url=url, encoding=encoding, error=str(e))
-    except TypeError:
-        raise
 
     try:
         result = _run(
