@@ -5,8 +5,9 @@ The default run is short (200 inputs). For a long run::
     NEWSCRAWL_FUZZ_EXAMPLES=100000 pytest -q tests/extract/test_fuzz.py --hypothesis-show-statistics
 
 ``--hypothesis-show-statistics`` prints the highest "seconds per page" hypothesis found (it steers
-towards slow inputs with ``target``); with ``NEWSCRAWL_FUZZ_REPORT=path.json`` the slowest input and its
-time are also written to that file. A record whose ``error`` says "internal error" (an exception caught
+towards slow inputs with ``target``; an input over RETIME_SECONDS is timed twice and the faster time
+kept); with ``NEWSCRAWL_FUZZ_REPORT=path.json`` the slowest input, its time and the slowest first call
+are also written to that file. A record whose ``error`` says "internal error" (an exception caught
 by extract's safety net) or whose metadata chain failed counts as a failure here: it is a bug.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -27,6 +29,9 @@ from newscrawl.extract import ALGORITHMS, extract
 
 EXAMPLES = int(os.environ.get("NEWSCRAWL_FUZZ_EXAMPLES", "200"))
 REPORT = os.environ.get("NEWSCRAWL_FUZZ_REPORT")
+#: an input slower than this is timed again, and the faster time kept: the first sight of a language
+#: makes dateparser load its data (seconds, once per process), which is not the page's own cost
+RETIME_SECONDS = 0.25
 
 _ZH = "市政府昨天召开新闻发布会，介绍了今年城市建设的主要工作。负责人表示，新建道路将在年底前通车。"
 _EN = "Officials said on Monday that the new bridge would open in the spring, after two years of work. "
@@ -93,32 +98,38 @@ NEST_TAGS = ["div", "b", "span", "table", "font", "li", "p", "td", "a"]
 OPS = ["truncate", "flip", "insert", "delete", "nest", "repeat", "random"]
 
 
+def mutate(page: bytes, ops: list[str], rnd: random.Random) -> bytes:
+    """``page`` after ``ops`` (truncation, byte flips, tag insertion or deletion, deep nesting, repeated
+    spans, random bytes), positions and sizes drawn from ``rnd``."""
+    out = bytearray(page)
+    for op in ops:
+        pos = rnd.randint(0, len(out))
+        if op == "truncate":
+            del out[pos:]
+        elif op == "flip" and out:
+            for _ in range(rnd.randint(1, 16)):
+                out[rnd.randrange(len(out))] = rnd.randrange(256)
+        elif op == "insert":
+            out[pos:pos] = rnd.choice(SNIPPETS) * rnd.randint(1, 3)
+        elif op == "delete":
+            del out[pos : pos + rnd.randint(1, 2_000)]
+        elif op == "nest":
+            depth = rnd.randint(1, 60) if rnd.random() < 0.5 else rnd.randint(150, 5_000)
+            out[pos:pos] = f"<{rnd.choice(NEST_TAGS)}>".encode() * depth
+        elif op == "repeat":
+            out[pos:pos] = bytes(out[pos : pos + rnd.randint(1, 500)]) * rnd.randint(2, 200)
+        elif op == "random":
+            out[pos:pos] = rnd.randbytes(rnd.randint(0, 64))
+    return bytes(out)
+
+
 @st.composite
 def mutated_pages(draw: st.DrawFn) -> bytes:
-    """A seed page with one to four mutations: truncation, byte flips, tag insertion or deletion,
-    deep nesting, repeated spans, random bytes."""
-    page = bytearray(draw(st.sampled_from(SEEDS)))
-    for _ in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(OPS))
-        pos = draw(st.integers(0, len(page)))
-        if op == "truncate":
-            del page[pos:]
-        elif op == "flip" and page:
-            for _ in range(draw(st.integers(1, 16))):
-                page[draw(st.integers(0, len(page) - 1))] = draw(st.integers(0, 255))
-        elif op == "insert":
-            page[pos:pos] = draw(st.sampled_from(SNIPPETS)) * draw(st.integers(1, 3))
-        elif op == "delete":
-            del page[pos : pos + draw(st.integers(1, 2_000))]
-        elif op == "nest":
-            tag = draw(st.sampled_from(NEST_TAGS))
-            page[pos:pos] = f"<{tag}>".encode() * draw(st.one_of(st.integers(1, 60), st.integers(150, 5_000)))
-        elif op == "repeat":
-            span = bytes(page[pos : pos + draw(st.integers(1, 500))])
-            page[pos:pos] = span * draw(st.integers(2, 200))
-        elif op == "random":
-            page[pos:pos] = draw(st.binary(max_size=64))
-    return bytes(page)
+    """A seed page with one to four mutations. Few choices are drawn (the seed page, the operations and
+    one random seed), so long runs stay valid; a failure shrinks to fewer operations and a simpler page."""
+    page = draw(st.sampled_from(SEEDS))
+    ops = draw(st.lists(st.sampled_from(OPS), min_size=1, max_size=4))
+    return mutate(page, ops, random.Random(draw(st.integers(0, 2**32 - 1))))
 
 
 _TAG_SOUP = st.lists(
@@ -158,6 +169,11 @@ def test_extract_never_raises_and_returns_a_well_formed_record(page: bytes | str
     start = time.perf_counter()
     r = extract(page, url="http://example.com/a.html", algorithm=algorithm)
     seconds = time.perf_counter() - start
+    if seconds > RETIME_SECONDS:  # a lazy load (dateparser reads a language's data on first sight)?
+        start = time.perf_counter()
+        extract(page, url="http://example.com/a.html", algorithm=algorithm)
+        first, seconds = seconds, min(seconds, time.perf_counter() - start)
+        _slowest["slowest_first_call"] = max(first, _slowest.get("slowest_first_call", 0.0))
     target(seconds, label="seconds per page")
     _slowest["inputs"] += 1
     if seconds > _slowest["seconds"]:
