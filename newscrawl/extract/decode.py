@@ -460,28 +460,28 @@ def decode_html(data: bytes, *, http_charset: str | None = None) -> Decoded:
         declared = _declared_codecs(data, http_charset)
         if b"\x1b$" in data:  # ISO-2022-JP/KR switch character sets with escape sequences in 7 bits
             for codec in (*declared, "iso2022_jp", "iso2022_kr"):
-                if codec.startswith("iso2022") and (text := _try(data, codec)) is not None:
-                    return Decoded(text, codec, "declared" if codec in declared else "detected")
+                if codec.startswith("iso2022") and (escaped := _try(data, codec)) is not None:
+                    return Decoded(escaped, codec, "declared" if codec in declared else "detected")
         return Decoded(data.decode("ascii"), declared[0] if declared else "utf-8", "ascii")
 
-    text = _try(data, "utf-8")
-    if text is not None:
+    utf8 = _try(data, "utf-8")
+    if utf8 is not None:
         if (
             data.count(b"\xc3") >= DOUBLE_ENCODED_MIN
             and (not (declared := _declared_codecs(data, http_charset)) or _declares_chinese(declared))
             and _DOUBLE_ENCODED_RUN in data.translate(_DOUBLE_ENCODED_SIGNS)
         ):
-            repaired = _undo_double_encoding(text)
+            repaired = _undo_double_encoding(utf8)
             if repaired is not None:
                 return Decoded(repaired[0], repaired[1], "repaired")
-        return Decoded(text, "utf-8", "utf-8")
+        return Decoded(utf8, "utf-8", "utf-8")
 
     declared = _declared_codecs(data, http_charset)
     multi = [c for c in declared if c != "utf-8" and not _single_byte(c)]
     for codec in multi:
-        text = _try(data, codec)
-        if text is not None:
-            return Decoded(text, codec, "declared")
+        strict = _try(data, codec)
+        if strict is not None:
+            return Decoded(strict, codec, "declared")
     almost = _almost_clean(data, multi)
     if almost is not None:
         return almost
