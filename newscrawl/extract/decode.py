@@ -502,9 +502,9 @@ def decode_html(data: bytes, *, http_charset: str | None = None) -> Decoded:
         return Decoded(data.decode(codec, "newscrawl-latin1-fill"), codec, "detected")
     guess = _detect_with_charset_normalizer(data)
     if guess:
-        text = _try(data, guess)
-        if text is not None:
-            return Decoded(text, guess, "detected")
+        guessed = _try(data, guess)
+        if guessed is not None:
+            return Decoded(guessed, guess, "detected")
         if _single_byte(guess):
             return Decoded(data.decode(guess, "newscrawl-latin1-fill"), guess, "detected")
     return Decoded(data.decode("utf-8", "replace"), "utf-8", "fallback")
