@@ -20,9 +20,10 @@ import pytest
 from newscrawl.demo import DEMO_HOST, serve
 from newscrawl.items import EXPORT_FIELDS
 
-#: the demo portal: 20 articles (one GBK without declaration, one only in the sitemap), plus a truncated
-#: page, a binary page served as HTML, and a page under a robots.txt-disallowed path
-DEMO_ARTICLES = 20
+#: the demo portal: 23 articles (3 of them in English; one GBK without declaration, one only in the
+#: sitemap), plus a truncated page, a binary page served as HTML, and a page under a robots.txt-disallowed
+#: path
+DEMO_ARTICLES = 23
 GBK_URL_PART = "/china/2026-11-18/doc-ihxqkzm3246011.shtml"
 SITEMAP_ONLY_PART = "/world/2026-11-17/doc-ihxqkzm3244420.shtml"
 TIMEOUT = 60
@@ -77,7 +78,8 @@ def test_demo_records_have_the_public_fields_and_no_html(runs):
     for r in runs["records"]:
         assert set(r) <= set(EXPORT_FIELDS) and "body" not in r
         assert r["site"] == "demo" and r["title"] and len(r["text"]) >= 50
-        assert r["published_at"].endswith("+08:00") and r["language"] == "zh"
+        assert r["published_at"].endswith("+08:00")
+        assert r["language"] == ("en" if "/en/" in r["url"] else "zh"), r["url"]
         assert r["page_class"] in ("short", "long") and r["algorithm"] and len(r["content_hash"]) == 40
         assert "<p>" not in r["text"] and r["url"].startswith(f"{DEMO_HOST}/")
 

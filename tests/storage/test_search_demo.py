@@ -43,3 +43,24 @@ def test_the_first_words_of_a_title_find_its_article_first(demo_store):
     missed = [r["title"][:5] for r in records
               if search(sink.db, r["title"][:5], limit=1)[0].url != r["url"]]
     assert len(missed) <= len(records) // 10, missed
+
+
+def test_english_titles_and_words_find_their_article_first(demo_store):
+    sink, records = demo_store
+    english = {r["title"]: r["url"] for r in records if "/en/" in r["url"]}
+    assert len(english) == 3, sorted(english)
+    for title, url in english.items():
+        assert search(sink.db, title, limit=1)[0].url == url
+        # words of the title, lower case and in another order, as a user types them
+        words = title.lower().split()
+        query = " ".join(reversed([w for w in words if len(w) > 3][:3]))
+        assert search(sink.db, query, limit=1)[0].url == url, query
+    # a word in one English article only, shown highlighted in the snippet
+    hit, = search(sink.db, "storks")
+    assert "/en/2026-11-19/" in hit.url and "[storks]" in hit.snippet
+
+
+def test_a_chinese_and_an_english_story_on_one_event_are_told_apart(demo_store):
+    sink, _ = demo_store
+    assert "/china/" in search(sink.db, "城际铁路", limit=1)[0].url
+    assert "/en/" in search(sink.db, "intercity railway", limit=1)[0].url
