@@ -132,11 +132,19 @@ class Match:
     distance: int
 
 
+#: fingerprints held in memory before one transaction writes them: a commit per article took the store's
+#: write lock once per page, which two crawler processes sharing one store then queued for
+DEFAULT_FLUSH_EVERY = 100
+
+
 class DuplicateIndex:
     """Fingerprints of stored articles in table ``fingerprints`` of a SQLite file (the crawl's store).
 
     The first copy of a story is the one indexed first (lowest rowid); :meth:`add` returns it for
-    every later near-copy.
+    every later near-copy. New fingerprints are written ``flush_every`` at a time (and by :meth:`flush`
+    and :meth:`close`); until then :meth:`add` finds them in memory, so this process sees every one.
+    Another process sharing the file sees them once written: two copies of one story indexed by two
+    processes within one such window are both taken for first copies.
 
     >>> index = DuplicateIndex(":memory:"); index.open()
     >>> text = "寒潮蓝色预警发布，最低气温将降至零下六摄氏度，请市民注意防寒。"
@@ -144,12 +152,22 @@ class DuplicateIndex:
     (True, 'http://a/1')
     """
 
-    def __init__(self, path: str | Path, max_distance: int = DEFAULT_MAX_DISTANCE) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        max_distance: int = DEFAULT_MAX_DISTANCE,
+        flush_every: int = DEFAULT_FLUSH_EVERY,
+    ) -> None:
         if not 0 <= max_distance < BITS:
             raise ValueError(f"max_distance must be between 0 and {BITS - 1}, not {max_distance!r}")
+        if flush_every < 1:
+            raise ValueError(f"flush_every must be at least 1, not {flush_every!r}")
         self.path = str(path)
         self.max_distance = max_distance
+        self.flush_every = flush_every
         self._db: sqlite3.Connection | None = None
+        #: canonical URL -> fingerprint, not yet written, in the order they were added
+        self._pending: dict[str, int] = {}
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -161,20 +179,38 @@ class DuplicateIndex:
         if self._db is not None:
             return
         self._db = connect(self.path)
-        # one commit per article: no fsync each time (the fingerprints can be rebuilt from the store)
+        # no fsync per commit: the fingerprints can be rebuilt from the store
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
         self._db.commit()
 
     def close(self) -> None:
         if self._db is not None:
-            self._db.close()
-            self._db = None
+            try:
+                self.flush()
+            finally:
+                self._db.close()
+                self._db = None
+
+    def flush(self) -> None:
+        """Write the fingerprints held in memory, in one transaction (a re-added URL keeps its rowid)."""
+        if not self._pending:
+            return
+        rows = [(url, _signed(fp), *bands(fp)) for url, fp in self._pending.items()]
+        sets = ", ".join(["simhash = excluded.simhash", *(f"b{i} = excluded.b{i}" for i in range(BANDS))])
+        with self.db:
+            self.db.executemany(
+                f"INSERT INTO {FINGERPRINTS} VALUES (?, ?, {', '.join('?' for _ in range(BANDS))}) "
+                f"ON CONFLICT(canonical_url) DO UPDATE SET {sets}",
+                rows,
+            )
+        self._pending.clear()
 
     def find(
         self, fingerprint: int, *, before: int | None = None, exclude: str | None = None
     ) -> Match | None:
-        """The first-indexed article within ``max_distance`` of ``fingerprint`` (rowid < ``before``)."""
+        """The first-indexed article within ``max_distance`` of ``fingerprint`` among those written
+        (rowid < ``before``)."""
         where = " OR ".join(f"b{i} = ?" for i in range(BANDS))
         sql = f"SELECT rowid, canonical_url, simhash FROM {FINGERPRINTS} WHERE ({where})"
         params: list[object] = list(bands(fingerprint))
@@ -199,15 +235,16 @@ class DuplicateIndex:
             f"SELECT rowid FROM {FINGERPRINTS} WHERE canonical_url = ?", (canonical_url,)
         ).fetchone()
         match = self.find(fingerprint, before=row[0] if row else None, exclude=canonical_url)
-        values = (_signed(fingerprint), *bands(fingerprint))
-        with self.db:
-            if row:
-                sets = ", ".join(["simhash = ?", *(f"b{i} = ?" for i in range(BANDS))])
-                self.db.execute(f"UPDATE {FINGERPRINTS} SET {sets} WHERE rowid = ?", (*values, row[0]))
-            else:
-                self.db.execute(
-                    f"INSERT INTO {FINGERPRINTS} VALUES (?, ?, {', '.join('?' for _ in range(BANDS))})",
-                    (canonical_url, *values),
-                )
+        if match is None and row is None:
+            # not written yet: the copies held in memory that were added before this one
+            for url, held in self._pending.items():
+                if url == canonical_url:
+                    break
+                distance = hamming(fingerprint, held)
+                if distance <= self.max_distance:
+                    match = Match(url, distance)
+                    break
+        self._pending[canonical_url] = fingerprint
+        if len(self._pending) >= self.flush_every:
+            self.flush()
         return match
-

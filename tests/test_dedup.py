@@ -52,9 +52,10 @@ def test_bands_cover_the_fingerprint():
     assert bands(fp) == (0x0123, 0x4567, 0x89AB, 0xCDEF) and len(bands(fp)) == BANDS
 
 
-@pytest.fixture
-def index(tmp_path):
-    idx = DuplicateIndex(tmp_path / "store.sqlite3")
+@pytest.fixture(params=[1, 2, 100], ids=lambda n: f"flush_every={n}")
+def index(tmp_path, request):
+    """Every fingerprint written at once, every second one, or all held in memory."""
+    idx = DuplicateIndex(tmp_path / "store.sqlite3", flush_every=request.param)
     idx.open()
     yield idx
     idx.close()
@@ -141,3 +142,49 @@ def test_store_made_before_duplicate_of_gets_the_column(tmp_path):
     sink.write([{"url": "http://a/1", "canonical_url": "http://a/1", "duplicate_of": "http://x/0"}])
     assert sink.get("http://a/1")["duplicate_of"] == "http://x/0"
     sink.close()
+
+
+def written(path) -> list[str]:
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        return [url for (url,) in db.execute("SELECT canonical_url FROM fingerprints ORDER BY rowid")]
+
+
+def test_fingerprints_are_written_in_batches_and_on_close(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    idx = DuplicateIndex(path, flush_every=3)
+    idx.open()
+    idx.add("http://a/1", STORY)
+    idx.add("http://b/2", OTHER)
+    assert written(path) == []
+    idx.add("http://c/3", ENGLISH)
+    assert written(path) == ["http://a/1", "http://b/2", "http://c/3"]
+    idx.add("http://d/4", STORY + "\n责任编辑：王敏")
+    idx.close()
+    assert written(path) == ["http://a/1", "http://b/2", "http://c/3", "http://d/4"]
+
+
+def test_another_process_sees_the_first_copy_once_written(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    first, second = DuplicateIndex(path, flush_every=10), DuplicateIndex(path, flush_every=10)
+    first.open(), second.open()
+    first.add("http://a/1", STORY)
+    first.flush()
+    assert second.add("http://b/2", STORY).canonical_url == "http://a/1"
+    first.close(), second.close()
+
+
+def test_a_url_added_again_before_writing_keeps_its_place(tmp_path):
+    idx = DuplicateIndex(tmp_path / "store.sqlite3", flush_every=10)
+    idx.open()
+    idx.add("http://a/1", STORY)
+    idx.add("http://b/2", STORY)
+    assert idx.add("http://a/1", STORY) is None
+    idx.close()
+    assert written(tmp_path / "store.sqlite3") == ["http://a/1", "http://b/2"]
+
+
+def test_bad_batch_size_is_refused():
+    with pytest.raises(ValueError, match="flush_every"):
+        DuplicateIndex(":memory:", flush_every=0)
