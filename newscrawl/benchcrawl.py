@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,8 @@ class CrawlRun:
     ok: bool
     #: CPU seconds the crawler processes used (user + system), start-up included
     cpu_seconds: float = 0.0
+    #: CPU seconds this process (the loopback server's threads) used while the crawlers ran
+    server_cpu_seconds: float = 0.0
 
     @property
     def pages_per_second(self) -> float:
@@ -52,27 +54,30 @@ def run_crawl(
     extract: bool = True,
     workdir: Path,
     timeout: float = 1800,
+    settings: Mapping[str, str] | None = None,
 ) -> CrawlRun:
-    """Crawl a fresh generated portal with ``processes`` processes (more than one needs ``redis_url``)."""
+    """Crawl a fresh generated portal with ``processes`` processes (more than one needs ``redis_url``);
+    ``settings`` are passed to every crawler process (``-s NAME=VALUE``) after the benchmark's own."""
     if processes > 1 and not redis_url:
         raise ValueError("more than one crawler process needs a Redis URL (--redis)")
     run_dir = workdir / f"crawl-{processes}p-{uuid.uuid4().hex[:6]}"
     with serve(articles=articles) as site:
         site.write_site_file(run_dir / "sites")
-        settings = {
+        crawl_settings = {
             "NEWSCRAWL_SITES_DIR": str(run_dir / "sites"),
             "NEWSCRAWL_SQLITE_PATH": str(run_dir / "store.sqlite3"),
             "NEWSCRAWL_EXTRACT_ENABLED": str(extract),
             "LOG_LEVEL": "WARNING",
         }
         if redis_url:
-            settings |= {
+            crawl_settings |= {
                 "NEWSCRAWL_REDIS_URL": redis_url,
                 "NEWSCRAWL_REDIS_PREFIX": f"bench-{uuid.uuid4().hex[:8]}",
                 "NEWSCRAWL_REDIS_IDLE_CLOSE": "2",
             }
+        crawl_settings |= dict(settings or {})
         args = [sys.executable, "-m", "scrapy", "crawl", SITE_NAME]
-        for name, value in settings.items():
+        for name, value in crawl_settings.items():
             args += ["-s", f"{name}={value}"]
         env = crawler_env()
         procs = [
@@ -81,16 +86,16 @@ def run_crawl(
             )
             for _ in range(processes)
         ]
-        cpu_before = _children_cpu()
+        cpu_before, server_before = _children_cpu(), time.process_time()
         errors = [p.communicate(timeout=timeout)[1] for p in procs]
-        cpu = _children_cpu() - cpu_before
+        cpu, server_cpu = _children_cpu() - cpu_before, time.process_time() - server_before
         ok = all(p.returncode == 0 for p in procs)
         if not ok:
             sys.stderr.write("".join(e[-2000:] for e in errors))
         pages = sum(site.hits.values())
         seconds = (site.last_hit or 0.0) - (site.first_hit or 0.0)
         twice = sum(1 for n in site.hits.values() if n > 1)
-    return CrawlRun(processes, pages, seconds, twice, ok, cpu)
+    return CrawlRun(processes, pages, seconds, twice, ok, cpu, server_cpu)
 
 
 def _children_cpu() -> float:

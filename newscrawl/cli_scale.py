@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+import statistics
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
@@ -249,6 +250,11 @@ def add_bench_crawl(sub: Subparsers) -> None:
     p.add_argument("--no-extract", action="store_true", help="crawl without extraction")
     p.add_argument("--skip-crawl", action="store_true", help="sink figures only")
     p.add_argument("--skip-sinks", action="store_true", help="crawl figures only")
+    p.add_argument("--repeat", type=int, default=1, metavar="R",
+                   help="run the crawls R times, one process then several each time, and report medians")
+    p.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", dest="settings",
+                   help="a Scrapy setting for the crawler processes (repeatable), "
+                   "e.g. -s NEWSCRAWL_DEDUP=False")
     p.set_defaults(run=run_bench_crawl)
 
 
@@ -259,29 +265,59 @@ def run_bench_crawl(args: argparse.Namespace) -> int:
 
     redis = args.redis or os.environ.get("NEWSCRAWL_REDIS_URL")
     dsn = args.postgres or os.environ.get("NEWSCRAWL_POSTGRES_DSN")
+    if args.repeat < 1:
+        print("newscrawl bench-crawl: --repeat must be at least 1", file=sys.stderr)
+        return BAD_INPUT
+    settings = {}
+    for pair in args.settings:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            print(f"newscrawl bench-crawl: -s takes NAME=VALUE, not {pair!r}", file=sys.stderr)
+            return BAD_INPUT
+        settings[name.strip()] = value
     status = OK
     with workdir() as tmp:
         if not args.skip_crawl:
             print(f"crawl of a generated portal: {args.pages} articles + list pages, "
                   f"extraction {'off' if args.no_extract else 'on'}, SQLite + FTS + dedup sinks on\n")
-            print("| processes | pages | seconds | pages/s | fetched twice | crawler CPU s | pages/CPU s |")
-            print("|---|---|---|---|---|---|---|")
+            if settings:
+                print("settings: " + " ".join(f"{k}={v}" for k, v in settings.items()) + "\n")
+            print("| run | processes | pages | seconds | pages/s | fetched twice | crawler CPU s | "
+                  "pages/CPU s | server CPU s |")
+            print("|---|---|---|---|---|---|---|---|---|")
             runs = [(1, None)]
             if redis:
                 runs.append((args.processes, redis))
-            base = None
-            for processes, url in runs:
-                run = run_crawl(
-                    args.pages, processes, redis_url=url, extract=not args.no_extract, workdir=Path(tmp)
+            rates: dict[int, list[float]] = {}
+            ratios: list[float] = []
+            for rep in range(1, args.repeat + 1):
+                base = None
+                for processes, url in runs:
+                    run = run_crawl(
+                        args.pages, processes, redis_url=url, extract=not args.no_extract, workdir=Path(tmp),
+                        settings=settings,
+                    )
+                    rates.setdefault(processes, []).append(run.pages_per_second)
+                    base = base or run.pages_per_second
+                    speedup = ""
+                    if processes > 1 and base:
+                        ratios.append(run.pages_per_second / base)
+                        speedup = f" ({ratios[-1]:.2f}x)"
+                    per_cpu = run.pages / run.cpu_seconds if run.cpu_seconds else 0.0
+                    print(f"| {rep} | {processes}{' on Redis' if url else ''} | {run.pages} | "
+                          f"{run.seconds:.1f} | {run.pages_per_second:.1f}{speedup} | {run.fetched_twice} | "
+                          f"{run.cpu_seconds:.1f} | {per_cpu:.1f} | {run.server_cpu_seconds:.1f} |",
+                          flush=True)
+                    if not run.ok or run.fetched_twice:
+                        status = FAILED
+            if args.repeat > 1 or ratios:
+                medians = ", ".join(f"{p} process{'es' if p > 1 else ''} {statistics.median(r):.1f} pages/s"
+                                    for p, r in rates.items())
+                ratio = (
+                    f"; {args.processes} on Redis / 1, median of the {len(ratios)} side-by-side ratios: "
+                    f"{statistics.median(ratios):.2f}x" if ratios else ""
                 )
-                base = base or run.pages_per_second
-                speedup = f" ({run.pages_per_second / base:.2f}x)" if processes > 1 and base else ""
-                per_cpu = run.pages / run.cpu_seconds if run.cpu_seconds else 0.0
-                print(f"| {processes}{' on Redis' if url else ''} | {run.pages} | {run.seconds:.1f} | "
-                      f"{run.pages_per_second:.1f}{speedup} | {run.fetched_twice} | {run.cpu_seconds:.1f} | "
-                      f"{per_cpu:.1f} |", flush=True)
-                if not run.ok:
-                    status = FAILED
+                print(f"\nmedians: {medians}{ratio}")
             if not redis:
                 print("(multi-process run skipped: no --redis and no NEWSCRAWL_REDIS_URL)")
             print()

@@ -38,3 +38,11 @@ def test_time_sink_writes_every_record(tmp_path):
 def test_one_process_crawl_fetches_every_page_once(tmp_path):
     run = run_crawl(12, 1, workdir=tmp_path)
     assert run.ok and run.pages == 1 + 1 + 12 and run.fetched_twice == 0
+
+
+def test_crawl_settings_reach_the_crawler_processes(tmp_path):
+    # the store switched off through a passed setting: the crawl runs and writes no database
+    run = run_crawl(6, 1, workdir=tmp_path, settings={"NEWSCRAWL_SQLITE_PATH": ""})
+    assert run.ok and run.pages == 1 + 1 + 6
+    assert not list(tmp_path.rglob("store.sqlite3"))
+    assert run.server_cpu_seconds > 0
