@@ -54,9 +54,9 @@ def _iso_time(text: str) -> str:
 def add_search(sub: Subparsers) -> None:
     p = sub.add_parser(
         "search", help="full-text search of the crawled articles",
-        description="Search the crawl's SQLite store (FTS5, trigram: Chinese substrings and English words; "
-        "terms shorter than 3 characters are matched with LIKE). Every term must occur; hits are ranked "
-        "by BM25 with title hits weighted up.",
+        description="Search the crawl's SQLite store (FTS5; Chinese indexed character by character, so any "
+        "Chinese substring is found; English by word, a term of 3+ letters also matching the words it "
+        "begins). Every term must occur; hits are ranked by BM25 with title hits weighted up.",
     )
     p.add_argument("query", metavar="QUERY")
     _db_option(p)

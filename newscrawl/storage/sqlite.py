@@ -84,8 +84,7 @@ class SqliteSink:
         self._index_rows = has_search_index(self._db)
 
     def write(self, records: Sequence[Mapping[str, Any]]) -> None:
-        # one row per key and batch, the last record winning (first_crawled_at from the first): a row
-        # inserted and updated in one batch would be updated before the search index has it
+        # one row per key and batch, the last record winning (first_crawled_at from the first)
         by_key: dict[str, tuple[Any, ...]] = {}
         for r in records:
             key = r.get("canonical_url") or r.get("url")
@@ -94,16 +93,12 @@ class SqliteSink:
             values = [key if c == "canonical_url" else _cell(r.get(c)) for c in _COLUMNS]
             first = by_key[key][-1] if key in by_key else _cell(r.get("crawled_at"))
             by_key[key] = (*values, first)
-        rows = list(by_key.values())
         with self.db:
+            self.db.executemany(_UPSERT, list(by_key.values()))
             if self._index_rows:
-                from newscrawl.storage.search import index_new_rows, last_rowid
+                from newscrawl.storage.search import sync_search_index
 
-                before = last_rowid(self.db)
-                self.db.executemany(_UPSERT, rows)
-                index_new_rows(self.db, before)  # updated rows are re-indexed by a trigger
-            else:
-                self.db.executemany(_UPSERT, rows)
+                sync_search_index(self.db)  # in the same transaction: the index never lags the rows
 
     def close(self) -> None:
         if self._db is not None:

@@ -1,11 +1,21 @@
 """The FTS5 search index beside the SQLite store: kept in step with upserts, Chinese and English queries."""
 
+import random
 import sqlite3
 
 import pytest
 
 from newscrawl.cli_scale import SUBCOMMANDS
-from newscrawl.storage.search import FTS_TABLE, has_search_index, make_snippet, query_terms, search
+from newscrawl.storage.search import (
+    FTS_TABLE,
+    STALE_TABLE,
+    ensure_search_index,
+    has_search_index,
+    make_snippet,
+    match_expression,
+    query_terms,
+    search,
+)
 from newscrawl.storage.sqlite import SqliteSink
 
 
@@ -46,8 +56,18 @@ def test_chinese_substring_of_three_characters(sink):
     assert urls(search(sink.db, "气象台")) == ["1.shtml"]
 
 
-def test_two_character_chinese_term_falls_back_to_like(sink):
+def test_two_character_chinese_word(sink):
     assert urls(search(sink.db, "降雪")) == ["1.shtml"]
+
+
+def test_one_chinese_character(sink):
+    assert urls(search(sink.db, "雪")) == ["1.shtml"]
+
+
+def test_chinese_characters_must_stand_together(sink):
+    # 北 and 京 both occur in article 2's text, but only article 1's title... and article 2 has 北京 too;
+    # 京北 occurs nowhere
+    assert search(sink.db, "京北") == []
 
 
 def test_two_character_term_ranks_title_hits_first(sink):
@@ -108,8 +128,24 @@ def test_like_wildcards_in_a_query_are_literal(sink):
     assert search(sink.db, "%") == []
 
 
-def test_query_terms_split_by_length():
-    assert query_terms("天气 北京大学 AI") == (["北京大学"], ["天气", "AI"])
+def test_english_term_matches_the_words_it_begins(sink):
+    assert urls(search(sink.db, "harbo")) == ["3.shtml", "4.shtml"]
+    (hit,) = search(sink.db, "lig")
+    assert "[lights]" in hit.snippet
+
+
+def test_short_english_term_is_a_whole_word(sink):
+    sink.write([record(7, "Air quality report", "The air was clear.")])
+    assert search(sink.db, "ai") == []
+    assert urls(search(sink.db, "air")) == ["7.shtml"]
+
+
+def test_query_terms_drop_quotes_repeats_and_bare_punctuation():
+    assert query_terms('天气 北京大学 "AI" 天气 % Beijing') == ["天气", "北京大学", "AI", "Beijing"]
+
+
+def test_match_expression_quotes_what_fts5_would_parse():
+    assert match_expression(['a"b', "NEAR", "5G基站"]) == '"a""b" AND "NEAR"* AND "5G 基 站"'
 
 
 def test_make_snippet_marks_every_term():
@@ -178,3 +214,122 @@ def test_same_article_twice_in_one_batch_is_indexed_once_with_the_last_text(sink
     sink.write([record(5, "同批两次", "第一版正文内容"), record(5, "同批两次", "第二版正文内容")])
     assert search(sink.db, "第一版") == []
     assert urls(search(sink.db, "第二版")) == ["5.shtml"]
+
+
+def test_rows_another_writer_updates_are_reindexed_on_the_next_sync(sink):
+    db = sqlite3.connect(sink.path)
+    with db:
+        db.execute("UPDATE articles SET text = '改写后的正文没有原来的词' "
+                   "WHERE canonical_url LIKE '%/1.shtml'")
+    db.close()
+    assert sink.db.execute(f"SELECT COUNT(*) FROM {STALE_TABLE}").fetchone()[0] == 1
+    ensure_search_index(sink.db)
+    assert search(sink.db, "气象台") == []
+    assert urls(search(sink.db, "改写后")) == ["1.shtml"]
+    assert sink.db.execute(f"SELECT COUNT(*) FROM {STALE_TABLE}").fetchone()[0] == 0
+
+
+def test_a_rowid_reused_after_a_delete_is_indexed_with_its_new_text(sink):
+    db = sqlite3.connect(sink.path)
+    with db:
+        last = db.execute("SELECT max(rowid) FROM articles").fetchone()[0]
+        db.execute("DELETE FROM articles WHERE rowid = ?", (last,))
+        db.execute("INSERT INTO articles (canonical_url, url, title, text) "
+                   "VALUES ('http://x/8', 'http://x/8', '新行', '复用行号的新文章')")
+        reused = db.execute("SELECT rowid FROM articles WHERE canonical_url = 'http://x/8'").fetchone()[0]
+        assert reused == last
+    db.close()
+    ensure_search_index(sink.db)
+    assert [h.url for h in search(sink.db, "复用行号")] == ["http://x/8"]
+    assert search(sink.db, "lights") == []
+
+
+def test_recrawl_with_the_same_text_queues_nothing(sink):
+    sink.db.execute("CREATE TEMP TRIGGER count_queued AFTER INSERT ON articles_fts_stale "
+                    "BEGIN SELECT 1; END")  # the queue is emptied in the same transaction: watch the rows
+    queued = []
+    sink.db.create_function("queued", 1, queued.append)
+    sink.db.execute("DROP TRIGGER count_queued")
+    sink.db.execute("CREATE TEMP TRIGGER count_queued AFTER INSERT ON articles_fts_stale "
+                    "BEGIN SELECT queued(new.article); END")
+    sink.write([dict(ARTICLES[0], crawled_at="2026-11-22T00:00:00+00:00")])
+    assert queued == []
+    sink.write([dict(ARTICLES[0], text="正文改了")])
+    assert len(queued) == 1
+
+
+def test_an_index_made_by_newscrawl_0_1_is_rebuilt(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    old = SqliteSink(path, search=False)
+    old.open()
+    old.write(ARTICLES)
+    old.db.executescript(
+        "CREATE VIRTUAL TABLE articles_fts USING fts5(title, author, text, content='articles', "
+        "content_rowid='rowid', tokenize='trigram');"
+        "INSERT INTO articles_fts(articles_fts) VALUES ('rebuild');"
+    )
+    old.close()
+    new = SqliteSink(path)
+    new.open()
+    sql = new.db.execute("SELECT sql FROM sqlite_master WHERE name = 'articles_fts'").fetchone()[0]
+    assert "trigram" not in sql
+    assert urls(search(new.db, "降雪")) == ["1.shtml"]
+    new.close()
+
+
+def test_index_agrees_with_a_plain_substring_scan_after_mixed_writes(tmp_path):
+    """Sink upserts, plain-SQL updates, deletes and inserts in random order: after a sync every
+    query finds exactly the articles whose title, author or text holds the term."""
+    rnd = random.Random(5)
+    words = ["降雪", "地铁", "气象台", "预警", "市民", "harbour", "council", "budget", "北京", "上海"]
+    sink = SqliteSink(tmp_path / "mixed.sqlite3")
+    sink.open()
+    plain = sqlite3.connect(sink.path, timeout=30)
+
+    def text() -> str:
+        return "，".join(rnd.sample(words, 3)) + "。"
+
+    for step in range(300):
+        n = rnd.randrange(40)
+        action = rnd.random()
+        if action < 0.5:
+            sink.write([record(n, f"第{n}篇", text())])
+        elif action < 0.7:
+            with plain:
+                plain.execute("UPDATE articles SET text = ? WHERE canonical_url LIKE ?",
+                              (text(), f"%/{n}.shtml"))
+        elif action < 0.85:
+            with plain:
+                plain.execute("DELETE FROM articles WHERE canonical_url LIKE ?", (f"%/{n}.shtml",))
+        else:
+            url = f"http://news.example.cn/{n}.shtml"
+            with plain:
+                plain.execute("INSERT OR IGNORE INTO articles (canonical_url, url, title, text) "
+                              "VALUES (?, ?, ?, ?)", (url, url, f"第{n}篇", text()))
+        if step % 50 == 49:
+            ensure_search_index(sink.db)
+    ensure_search_index(sink.db)
+    rows = plain.execute("SELECT canonical_url, title, author, text FROM articles").fetchall()
+    for word in words:
+        expected = {url for url, *fields in rows if any(f and word.lower() in f.lower() for f in fields)}
+        assert {h.url for h in search(sink.db, word, limit=1000)} == expected, word
+    # and the index holds one entry per article, no more
+    assert sink.db.execute(f"SELECT COUNT(*) FROM {FTS_TABLE}").fetchone()[0] == len(rows)
+    plain.close()
+    sink.close()
+
+
+def test_a_row_inserted_and_updated_by_another_writer_is_indexed_once(sink):
+    db = sqlite3.connect(sink.path)
+    with db:
+        db.execute("INSERT INTO articles (canonical_url, url, title, text) "
+                   "VALUES ('http://x/9', 'http://x/9', '外部', '第一稿正文')")
+        db.execute("UPDATE articles SET text = '第二稿正文' WHERE canonical_url = 'http://x/9'")
+    db.close()
+    ensure_search_index(sink.db)
+    assert search(sink.db, "第一稿") == []
+    assert [h.url for h in search(sink.db, "第二稿")] == ["http://x/9"]
+    assert sink.db.execute(f"SELECT COUNT(*) FROM {FTS_TABLE}").fetchone()[0] == len(ARTICLES) + 1
+    # its one 稿 is indexed once (a second insert of the row would count it twice)
+    sink.db.execute(f"CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, {FTS_TABLE}, 'row')")
+    assert sink.db.execute("SELECT doc, cnt FROM temp.vocab WHERE term = '稿'").fetchone() == (1, 1)
