@@ -149,6 +149,39 @@ def time_sink_cpu(open_sink: Callable[[], Any], records: list[dict[str, Any]]) -
     return len(records) / wall, len(records) / cpu if cpu > 0 else 0.0
 
 
+class TrigramSink:
+    """The SQLite sink with the index newscrawl 0.1 kept: FTS5 ``trigram`` over the stored text (external
+    content), new rows indexed per batch by one ``INSERT ... SELECT``. Only for ``bench-crawl``'s
+    comparison with :mod:`newscrawl.storage.search`."""
+
+    def __init__(self, path: Path, search: bool = False) -> None:
+        from newscrawl.storage.sqlite import SqliteSink
+
+        self.sink = SqliteSink(path, search=False)
+
+    def open(self) -> None:
+        self.sink.open()
+        self.sink.db.execute(
+            "CREATE VIRTUAL TABLE trigram USING fts5(title, author, text, content='articles', "
+            "content_rowid='rowid', tokenize='trigram')"
+        )
+        self.sink.db.execute("INSERT INTO trigram(trigram, rank) VALUES ('automerge', 16)")
+
+    def write(self, records: list[dict[str, Any]]) -> None:
+        db = self.sink.db
+        before = db.execute("SELECT coalesce(max(rowid), 0) FROM articles").fetchone()[0]
+        self.sink.write(records)
+        with db:
+            db.execute(
+                "INSERT INTO trigram(rowid, title, author, text) "
+                "SELECT rowid, title, author, text FROM articles WHERE rowid > ?",
+                (before,),
+            )
+
+    def close(self) -> None:
+        self.sink.close()
+
+
 def sink_figures(
     count: int, postgres_dsn: str | None, workdir: Path, text_chars: int = TEXT_CHARS
 ) -> dict[str, tuple[float, float] | str]:
@@ -160,6 +193,9 @@ def sink_figures(
     records = synthetic_records(count, text_chars)
     out: dict[str, tuple[float, float] | str] = {}
     out["SQLite + FTS5"] = time_sink_cpu(lambda: SqliteSink(workdir / "fts.sqlite3"), records)
+    out["SQLite + FTS5 trigram (replaced; for comparison)"] = time_sink_cpu(
+        lambda: TrigramSink(workdir / "trigram.sqlite3", search=False), records
+    )
     plain = workdir / "plain.sqlite3"
     out["SQLite, no FTS"] = time_sink_cpu(lambda: SqliteSink(plain, search=False), records)
     index = DuplicateIndex(workdir / "dedup.sqlite3")
