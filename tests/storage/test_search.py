@@ -333,3 +333,19 @@ def test_a_row_inserted_and_updated_by_another_writer_is_indexed_once(sink):
     # its one 稿 is indexed once (a second insert of the row would count it twice)
     sink.db.execute(f"CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, {FTS_TABLE}, 'row')")
     assert sink.db.execute("SELECT doc, cnt FROM temp.vocab WHERE term = '稿'").fetchone() == (1, 1)
+
+
+def test_english_snippet_keeps_whole_words_around_the_hit(sink):
+    long = ("Officials from several towns gathered in the old hall to hear the plan, "
+            "and the harbour master explained why the new dock lights would be installed before winter.")
+    sink.write([record(8, "Town meeting", long)])
+    (hit,) = search(sink.db, "master")
+    assert "[master]" in hit.snippet and hit.snippet.startswith("…")
+    words = hit.snippet.strip("…").replace("[", "").replace("]", "").split()
+    assert len(words) >= 8 and all(w in long.split() for w in words)
+
+
+def test_a_hit_in_the_author_only_shows_the_author(sink):
+    sink.write([record(6, "一则简讯", "今日无事。") | {"author": "韩雪"}])
+    (hit,) = search(sink.db, "韩雪")
+    assert hit.snippet == "[韩雪]"
