@@ -106,6 +106,15 @@ def limits_from_settings(settings: Any) -> Limits:
     return Limits(**values)  # type: ignore[arg-type]
 
 
+def extractor_settings(settings: Mapping[str, Any]) -> tuple[str, dict[str, Any], Limits]:
+    """(algorithm, its parameters, page limits) configured by ``NEWSCRAWL_ALGORITHM``,
+    ``NEWSCRAWL_<ALGO>_<PARAM>`` and the limit settings: what every extraction of a crawl uses, in the
+    pipeline and in the spider (which extracts pages no URL pattern classifies)."""
+    algorithm = settings.get("NEWSCRAWL_ALGORITHM") or "auto"
+    check_algorithm(algorithm)
+    return algorithm, algorithm_params(settings, algorithm), limits_from_settings(settings)
+
+
 class ExtractionPipeline:
     """Runs :func:`newscrawl.extract.extract` once per item that does not carry an extraction yet."""
 
@@ -127,10 +136,8 @@ class ExtractionPipeline:
         settings = crawler.settings
         if not settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True):
             raise NotConfigured("NEWSCRAWL_EXTRACT_ENABLED is off")
-        algorithm = settings.get("NEWSCRAWL_ALGORITHM", "auto")
-        check_algorithm(algorithm)
-        params = algorithm_params(settings, algorithm)
-        return cls(algorithm, params, crawler.stats, limits_from_settings(settings))
+        algorithm, params, limits = extractor_settings(settings)
+        return cls(algorithm, params, crawler.stats, limits)
 
     def _inc(self, key: str) -> None:
         if self.stats is not None:

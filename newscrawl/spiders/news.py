@@ -30,10 +30,10 @@ from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 
 from newscrawl.config import ConfigError
-from newscrawl.extract import Extraction, extract
+from newscrawl.extract import Extraction, Limits, extract
 from newscrawl.extract.decode import decode_html
 from newscrawl.items import NewsItem
-from newscrawl.pipelines.extraction import limits_from_settings, looks_binary
+from newscrawl.pipelines.extraction import extractor_settings, looks_binary
 from newscrawl.pipelines.normalize import parse_time
 from newscrawl.sites import Site
 from newscrawl.spiders.feeds import (
@@ -133,6 +133,8 @@ class NewsSpider(scrapy.Spider):
             )
         self.base_url = base_url.rstrip("/") if base_url else None
         self._requested: set[str] = set()
+        #: (algorithm, parameters, limits) from the crawl's settings, read at the first extraction
+        self._extractor: tuple[str, dict[str, Any], Limits] | None = None
         # domains are left to the offsite middleware (LinkExtractor.allow_domains ignores hosts with a port)
         self._links = LinkExtractor(unique=True)
 
@@ -287,14 +289,19 @@ class NewsSpider(scrapy.Spider):
         if looks_binary(response.body):
             return None  # stage 1 drops it and counts it
         self._inc("newscrawl/extract/count")
+        if self._extractor is None:
+            self._extractor = extractor_settings(self.crawler.settings if self.crawler is not None else {})
+        algorithm, params, limits = self._extractor
         return extract(
             response.body,
             response.url,
+            algorithm=algorithm,
             http_charset=header_charset(response),
             timezone=self.site.timezone,
             reference_time=datetime.now(UTC),
             prune_xpath=self.site.exclude,
-            limits=limits_from_settings(self.crawler.settings if self.crawler is not None else {}),
+            limits=limits,
+            **params,
         )
 
     def _item(self, response: Response, extraction: Extraction | None = None) -> NewsItem:

@@ -137,3 +137,24 @@ def test_max_pages_bounds_the_requests(make_spider):
     out = list(spider.parse(response(HOME, list_html(links)), kind="list"))
     assert len(start) + len(out) == 3
     assert spider.crawler.stats.get_value("newscrawl/skipped/max_pages") == 4
+
+
+@pytest.mark.parametrize("algorithm", ["linedensity", "cetd"])
+def test_unmatched_page_is_extracted_with_the_configured_algorithm(make_spider, algorithm):
+    # the spider's own extraction (for the page-kind classifier) is the one the item keeps, so it must
+    # be the crawl's algorithm and parameters, as in stage 1
+    spider = make_spider({"NEWSCRAWL_ALGORITHM": algorithm, "NEWSCRAWL_LINEDENSITY_THRESHOLD": 0.4})
+    spider.crawler.stats.open_spider()
+    page = response("https://news.example.cn/special/topic.html", article_html())
+    (item,) = [o for o in spider.parse(page, kind="auto") if isinstance(o, NewsItem)]
+    assert item["extraction"].algorithm == algorithm
+
+
+def test_a_bad_algorithm_setting_is_named_when_the_spider_extracts(make_spider):
+    from newscrawl.config import ConfigError
+
+    spider = make_spider({"NEWSCRAWL_ALGORITHM": "nosuch"})
+    spider.crawler.stats.open_spider()
+    page = response("https://news.example.cn/special/topic.html", article_html())
+    with pytest.raises(ConfigError, match="NEWSCRAWL_ALGORITHM"):
+        list(spider.parse(page, kind="auto"))
