@@ -30,7 +30,9 @@ class PostgresPipeline(SinkPipeline):
         settings = crawler.settings
         dsn = settings.get(DSN_SETTING) or os.environ.get(DSN_SETTING)
         if not dsn:
-            raise NotConfigured(f"{DSN_SETTING} is not set")
+            # off by default: said at debug level (a reason given to NotConfigured is a warning per crawl)
+            logger.debug("PostgreSQL sink off: %s is not set", DSN_SETTING)
+            raise NotConfigured()
         from newscrawl.storage.postgres import DEFAULT_RETRY_SECONDS, DEFAULT_SPILL_PATH, PostgresSink
 
         sink = PostgresSink(
