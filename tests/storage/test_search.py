@@ -182,20 +182,23 @@ def test_cli_names_a_missing_database(tmp_path, capsys):
     assert code == 2 and "none.sqlite3" in out.err
 
 
-def test_index_survives_plain_sqlite_writes(sink):
+def other_writer(sink, *statements: str) -> None:
+    """Run SQL statements on the store through a plain sqlite3 connection, as another program would."""
     db = sqlite3.connect(sink.path)
     with db:
-        db.execute("DELETE FROM articles WHERE canonical_url LIKE '%/1.shtml'")
+        for statement in statements:
+            db.execute(statement)
     db.close()
+
+
+def test_index_survives_plain_sqlite_writes(sink):
+    other_writer(sink, "DELETE FROM articles WHERE canonical_url LIKE '%/1.shtml'")
     assert search(sink.db, "气象台") == []
 
 
 def test_rows_another_writer_inserted_are_caught_up_on_open(sink):
-    db = sqlite3.connect(sink.path)
-    with db:
-        db.execute("INSERT INTO articles (canonical_url, url, title, text) "
-                   "VALUES ('http://x/9', 'http://x/9', '外部写入', '另一个程序写入的新闻正文')")
-    db.close()
+    other_writer(sink, "INSERT INTO articles (canonical_url, url, title, text) "
+                       "VALUES ('http://x/9', 'http://x/9', '外部写入', '另一个程序写入的新闻正文')")
     again = SqliteSink(sink.path)
     again.open()
     assert [h.url for h in search(again.db, "程序写入")] == ["http://x/9"]
@@ -217,11 +220,8 @@ def test_same_article_twice_in_one_batch_is_indexed_once_with_the_last_text(sink
 
 
 def test_rows_another_writer_updates_are_reindexed_on_the_next_sync(sink):
-    db = sqlite3.connect(sink.path)
-    with db:
-        db.execute("UPDATE articles SET text = '改写后的正文没有原来的词' "
-                   "WHERE canonical_url LIKE '%/1.shtml'")
-    db.close()
+    other_writer(sink, "UPDATE articles SET text = '改写后的正文没有原来的词' "
+                       "WHERE canonical_url LIKE '%/1.shtml'")
     assert sink.db.execute(f"SELECT COUNT(*) FROM {STALE_TABLE}").fetchone()[0] == 1
     ensure_search_index(sink.db)
     assert search(sink.db, "气象台") == []
@@ -320,12 +320,10 @@ def test_index_agrees_with_a_plain_substring_scan_after_mixed_writes(tmp_path):
 
 
 def test_a_row_inserted_and_updated_by_another_writer_is_indexed_once(sink):
-    db = sqlite3.connect(sink.path)
-    with db:
-        db.execute("INSERT INTO articles (canonical_url, url, title, text) "
-                   "VALUES ('http://x/9', 'http://x/9', '外部', '第一稿正文')")
-        db.execute("UPDATE articles SET text = '第二稿正文' WHERE canonical_url = 'http://x/9'")
-    db.close()
+    other_writer(sink,
+                 "INSERT INTO articles (canonical_url, url, title, text) "
+                 "VALUES ('http://x/9', 'http://x/9', '外部', '第一稿正文')",
+                 "UPDATE articles SET text = '第二稿正文' WHERE canonical_url = 'http://x/9'")
     ensure_search_index(sink.db)
     assert search(sink.db, "第一稿") == []
     assert [h.url for h in search(sink.db, "第二稿")] == ["http://x/9"]
