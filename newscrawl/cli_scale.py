@@ -80,7 +80,7 @@ def run_search(args: argparse.Namespace) -> int:
     if db is None:
         return BAD_INPUT
     try:
-        ensure_search_index(db)
+        ensure_search_index(db, notify=lambda message: print(f"newscrawl search: {message}", file=sys.stderr))
         color = args.format == "text" and sys.stdout.isatty()
         highlight = (_BOLD, _RESET) if color else ("[", "]")
         hits = search(db, args.query, site=args.site, since=args.since, limit=args.limit, highlight=highlight)

@@ -37,10 +37,13 @@ takes both. Until then a deleted article is still left out of results (hits are 
 from __future__ import annotations
 
 import functools
+import logging
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+logger = logging.getLogger(__name__)
 
 TABLE = "articles"
 FTS_TABLE = f"{TABLE}_fts"
@@ -128,16 +131,26 @@ def _is_current(db: sqlite3.Connection) -> bool:
     return row is not None and "trigram" not in row[0]
 
 
-def ensure_search_index(db: sqlite3.Connection) -> None:
+def ensure_search_index(db: sqlite3.Connection, notify: Callable[[str], None] | None = None) -> None:
     """Create the index and its triggers when missing (or made by an older newscrawl), then index what is
-    not indexed yet: every row of a new index, else the rows inserted, updated or deleted since."""
+    not indexed yet: every row of a new index, else the rows inserted, updated or deleted since.
+    ``notify`` is told before a whole table is indexed (about 3,000 rows a second)."""
     with db:
         if has_search_index(db) and not _is_current(db):
             _drop(db)
+            reason = "replacing the search index an older newscrawl made"
+        else:
+            reason = "building the search index"
         if not has_search_index(db):
             for statement in _SCHEMA:
                 db.execute(statement)
             db.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rank) VALUES ('automerge', {AUTOMERGE})")
+            rows = db.execute(f"SELECT COUNT(*) FROM {TABLE}").fetchone()[0]
+            if rows:
+                message = f"{reason} over {rows:,} stored articles"
+                logger.info(message)
+                if notify is not None:
+                    notify(message)
         sync_search_index(db)
 
 

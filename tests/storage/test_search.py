@@ -258,7 +258,7 @@ def test_recrawl_with_the_same_text_queues_nothing(sink):
     assert len(queued) == 1
 
 
-def test_an_index_made_by_newscrawl_0_1_is_rebuilt(tmp_path):
+def test_an_index_made_by_newscrawl_0_1_is_rebuilt(tmp_path, capsys):
     path = tmp_path / "old.sqlite3"
     old = SqliteSink(path, search=False)
     old.open()
@@ -269,6 +269,9 @@ def test_an_index_made_by_newscrawl_0_1_is_rebuilt(tmp_path):
         "INSERT INTO articles_fts(articles_fts) VALUES ('rebuild');"
     )
     old.close()
+    code, out = run_cli(["search", "降雪", "--db", str(path)], capsys)
+    assert code == 0
+    assert "replacing the search index an older newscrawl made over 4 stored articles" in out.err
     new = SqliteSink(path)
     new.open()
     sql = new.db.execute("SELECT sql FROM sqlite_master WHERE name = 'articles_fts'").fetchone()[0]
