@@ -154,7 +154,7 @@ class TrigramSink:
     content), new rows indexed per batch by one ``INSERT ... SELECT``. Only for ``bench-crawl``'s
     comparison with :mod:`newscrawl.storage.search`."""
 
-    def __init__(self, path: Path, search: bool = False) -> None:
+    def __init__(self, path: Path) -> None:
         from newscrawl.storage.sqlite import SqliteSink
 
         self.sink = SqliteSink(path, search=False)
@@ -194,7 +194,7 @@ def sink_figures(
     out: dict[str, tuple[float, float] | str] = {}
     out["SQLite + FTS5"] = time_sink_cpu(lambda: SqliteSink(workdir / "fts.sqlite3"), records)
     out["SQLite + FTS5 trigram (replaced; for comparison)"] = time_sink_cpu(
-        lambda: TrigramSink(workdir / "trigram.sqlite3", search=False), records
+        lambda: TrigramSink(workdir / "trigram.sqlite3"), records
     )
     plain = workdir / "plain.sqlite3"
     out["SQLite, no FTS"] = time_sink_cpu(lambda: SqliteSink(plain, search=False), records)
