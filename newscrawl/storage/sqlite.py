@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,13 +39,30 @@ _UPSERT = (
 _QUERY_CHUNK = 500
 
 
-def connect(path: str) -> sqlite3.Connection:
-    """Open (creating its folder) an SQLite file in WAL mode, as every newscrawl store does."""
+#: seconds a connection waits for another one's lock
+LOCK_TIMEOUT = 30.0
+
+
+def connect(path: str, timeout: float = LOCK_TIMEOUT) -> sqlite3.Connection:
+    """Open (creating its folder) an SQLite file in WAL mode, as every newscrawl store does.
+
+    Switching a file to WAL needs it to itself, and SQLite answers "database is locked" at once, without
+    waiting, while another connection writes to a file not yet in WAL mode (two crawler processes
+    opening a new store together): the switch is tried again until ``timeout``.
+    """
     if path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(path, timeout=30)
-    db.execute("PRAGMA journal_mode=WAL")
-    return db
+    db = sqlite3.connect(path, timeout=timeout)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return db
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                db.close()
+                raise
+            time.sleep(0.02)
 
 
 class SqliteSink:

@@ -1,0 +1,58 @@
+"""Opening a store while another connection writes to it."""
+
+import sqlite3
+import threading
+
+import pytest
+
+from newscrawl.storage.sqlite import SqliteSink, connect
+
+
+def hold_write_lock(path, seconds: float) -> threading.Thread:
+    """Another connection, in a thread, writes to ``path`` (still in rollback-journal mode) for a while."""
+    ready = threading.Event()
+
+    def write():
+        db = sqlite3.connect(path, check_same_thread=False)
+        db.execute("CREATE TABLE IF NOT EXISTS other (x)")
+        db.commit()
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT INTO other VALUES (1)")
+        ready.set()
+        threading.Event().wait(seconds)
+        db.commit()
+        db.close()
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    ready.wait(5)
+    return thread
+
+
+def test_switching_a_busy_new_file_to_wal_waits_for_the_writer(tmp_path):
+    # SQLite itself answers "database is locked" at once here (two crawlers opening a new store)
+    path = tmp_path / "new.sqlite3"
+    writer = hold_write_lock(path, 0.3)
+    db = connect(str(path))
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db.close()
+    writer.join()
+
+
+def test_the_wait_has_a_limit(tmp_path):
+    path = tmp_path / "new.sqlite3"
+    writer = hold_write_lock(path, 1.0)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        connect(str(path), timeout=0.1)
+    writer.join()
+
+
+def test_a_sink_opens_while_another_process_creates_the_store(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    writer = hold_write_lock(path, 0.3)
+    sink = SqliteSink(path)
+    sink.open()
+    sink.write([{"url": "http://a/1", "canonical_url": "http://a/1", "title": "T", "text": "正文"}])
+    assert sink.count() == 1
+    sink.close()
+    writer.join()
