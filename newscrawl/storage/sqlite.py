@@ -96,9 +96,10 @@ class SqliteSink:
         self._db.commit()
         from newscrawl.storage.search import ensure_search_index, has_search_index  # it imports this module
 
-        if self.search:
+        # an index made earlier is kept in step (and brought up to date with this newscrawl) even when this
+        # sink was not asked for one
+        if self.search or has_search_index(self._db):
             ensure_search_index(self._db)
-        # an index made earlier is kept in step even when this sink was not asked for one
         self._index_rows = has_search_index(self._db)
 
     def write(self, records: Sequence[Mapping[str, Any]]) -> None:

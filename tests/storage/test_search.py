@@ -258,8 +258,8 @@ def test_recrawl_with_the_same_text_queues_nothing(sink):
     assert len(queued) == 1
 
 
-def test_an_index_made_by_newscrawl_0_1_is_rebuilt(tmp_path, capsys):
-    path = tmp_path / "old.sqlite3"
+def make_old_trigram_store(path) -> None:
+    """A store as newscrawl 0.1 left it: a trigram index over the articles."""
     old = SqliteSink(path, search=False)
     old.open()
     old.write(ARTICLES)
@@ -269,6 +269,21 @@ def test_an_index_made_by_newscrawl_0_1_is_rebuilt(tmp_path, capsys):
         "INSERT INTO articles_fts(articles_fts) VALUES ('rebuild');"
     )
     old.close()
+
+
+def test_a_sink_without_search_brings_an_old_index_up_to_date_before_writing(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    make_old_trigram_store(path)
+    plain = SqliteSink(path, search=False)
+    plain.open()
+    plain.write([record(9, "新写入", "升级之后写入的正文")])
+    assert urls(search(plain.db, "升级之后")) == ["9.shtml"]
+    plain.close()
+
+
+def test_an_index_made_by_newscrawl_0_1_is_rebuilt(tmp_path, capsys):
+    path = tmp_path / "old.sqlite3"
+    make_old_trigram_store(path)
     code, out = run_cli(["search", "降雪", "--db", str(path)], capsys)
     assert code == 0
     assert "replacing the search index an older newscrawl made over 4 stored articles" in out.err
