@@ -17,7 +17,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 
-from newscrawl.config import ConfigError
+from newscrawl.crawl.config import ConfigError
 from newscrawl.pipelines.storage import DEFAULT_SQLITE_PATH
 from newscrawl.storage.sqlite import SqliteSink
 

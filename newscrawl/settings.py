@@ -65,11 +65,11 @@ DOWNLOADER_MIDDLEWARES = {
 }
 # distributed crawling: installs the Redis scheduler when NEWSCRAWL_REDIS_URL is set, nothing otherwise
 ADDONS = {
-    "newscrawl.distributed.RedisAddon": 0,
+    "newscrawl.crawl.distributed.RedisAddon": 0,
     # with JOBDIR: a JOBDIR left by a killed crawl has its request queue and seen requests reset
-    "newscrawl.jobdir.JobdirAddon": 0,
+    "newscrawl.crawl.jobdir.JobdirAddon": 0,
     # bad newscrawl settings and unwritable output files stop the crawl before it starts
-    "newscrawl.config.ConfigAddon": 10,
+    "newscrawl.crawl.config.ConfigAddon": 10,
 }
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extraction.ExtractionPipeline": 300,
@@ -89,7 +89,7 @@ NEWSCRAWL_SQLITE_PATH = "output/newscrawl.sqlite3"
 NEWSCRAWL_SINK_BATCH_SIZE = 100
 NEWSCRAWL_SEARCH_INDEX = True
 NEWSCRAWL_DEDUP = True
-NEWSCRAWL_DUPLICATE_MAX_DISTANCE = 8  # newscrawl.dedup.DEFAULT_MAX_DISTANCE: where the number comes from
+NEWSCRAWL_DUPLICATE_MAX_DISTANCE = 8  # newscrawl.storage.dedup.DEFAULT_MAX_DISTANCE: where the number comes from
 NEWSCRAWL_POSTGRES_DSN = ""  # never a password here: use ~/.pgpass or the environment variable
 NEWSCRAWL_INCREMENTAL = True
 NEWSCRAWL_REPLAY_PREFIX = ""

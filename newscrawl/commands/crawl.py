@@ -15,9 +15,9 @@ import sys
 from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
-from newscrawl.config import ConfigError, on_start_up_error
+from newscrawl.crawl.config import ConfigError, on_start_up_error
 from newscrawl.pipelines.storage import SINK_FAILED
-from newscrawl.sites import load_sites
+from newscrawl.crawl.sites import load_sites
 
 logger = logging.getLogger(__name__)
 

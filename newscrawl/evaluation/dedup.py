@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree, html
 
-from newscrawl.dedup import bands, hamming, simhash
+from newscrawl.storage.dedup import bands, hamming, simhash
 from newscrawl.evaluation.datasets import Dataset
 from newscrawl.extract import extract
 from newscrawl.extract.decode import decode_html

@@ -1,9 +1,9 @@
 """Near-duplicate pipeline: sets ``duplicate_of`` to the first stored near-copy's canonical URL.
 
 Runs after stage 2 (it needs the final text) and before the sinks. The SimHash index
-(:class:`~newscrawl.dedup.DuplicateIndex`) lives in the SQLite store (``NEWSCRAWL_SQLITE_PATH``; in
+(:class:`~newscrawl.storage.dedup.DuplicateIndex`) lives in the SQLite store (``NEWSCRAWL_SQLITE_PATH``; in
 memory, for this crawl only, when that is off). Settings: ``NEWSCRAWL_DEDUP`` (default True),
-``NEWSCRAWL_DUPLICATE_MAX_DISTANCE`` (Hamming bits, default :data:`~newscrawl.dedup.DEFAULT_MAX_DISTANCE`).
+``NEWSCRAWL_DUPLICATE_MAX_DISTANCE`` (Hamming bits, default :data:`~newscrawl.storage.dedup.DEFAULT_MAX_DISTANCE`).
 Duplicates are kept, marked; stats count ``newscrawl/duplicates/found``.
 """
 
@@ -16,7 +16,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 
-from newscrawl.dedup import DEFAULT_MAX_DISTANCE, DuplicateIndex
+from newscrawl.storage.dedup import DEFAULT_MAX_DISTANCE, DuplicateIndex
 from newscrawl.pipelines.storage import DEFAULT_SQLITE_PATH
 
 logger = logging.getLogger(__name__)

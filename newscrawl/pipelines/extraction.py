@@ -19,7 +19,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.statscollectors import StatsCollector
 
-from newscrawl.config import ConfigError
+from newscrawl.crawl.config import ConfigError
 from newscrawl.extract import ALGORITHMS, DEFAULT_TIMEZONE, Limits, extract, params_of
 from newscrawl.extract.limits import DEFAULT_LIMITS
 

@@ -6,7 +6,7 @@
 Other sinks subclass :class:`SinkPipeline` and build their sink in ``from_crawler``.
 
 A path that cannot be written stops the crawl at start-up with a one-line
-:class:`~newscrawl.config.ConfigError` naming it. A write that fails during the crawl (disk full, file
+:class:`~newscrawl.crawl.config.ConfigError` naming it. A write that fails during the crawl (disk full, file
 system gone read-only: ``OSError`` or an SQLite error) is logged as one error line naming the sink and
 the cause, counts ``<prefix>/write_failed``, and stops the crawl with finish reason
 :data:`SINK_FAILED`; later items are dropped as ``not_stored``; what was written before stays.
@@ -23,7 +23,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.statscollectors import StatsCollector
 from scrapy.utils.defer import deferred_from_coro
 
-from newscrawl.config import check_output_file
+from newscrawl.crawl.config import check_output_file
 from newscrawl.items import EXPORT_FIELDS
 from newscrawl.storage.base import Sink
 from newscrawl.storage.sqlite import SqliteSink

@@ -12,7 +12,7 @@ from __future__ import annotations
 from scrapy.settings import BaseSettings
 from scrapy.spiderloader import SpiderLoader
 
-from newscrawl.sites import load_sites
+from newscrawl.crawl.sites import load_sites
 from newscrawl.spiders.news import NewsSpider, spider_class_for
 
 

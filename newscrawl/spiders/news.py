@@ -29,13 +29,13 @@ from parsel import Selector
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 
-from newscrawl.config import ConfigError
+from newscrawl.crawl.config import ConfigError
 from newscrawl.extract import Extraction, Limits, extract
 from newscrawl.extract.decode import decode_html
 from newscrawl.items import NewsItem
 from newscrawl.pipelines.extraction import extractor_settings, looks_binary
 from newscrawl.pipelines.normalize import parse_time
-from newscrawl.sites import Site
+from newscrawl.crawl.sites import Site
 from newscrawl.spiders.feeds import (
     FeedEntry,
     looks_like_json,
@@ -94,7 +94,7 @@ def canonical_url(body: bytes, url: str) -> str:
 
 
 class NewsSpider(scrapy.Spider):
-    """Crawls one site as its :class:`~newscrawl.sites.Site` describes (set on generated subclasses)."""
+    """Crawls one site as its :class:`~newscrawl.crawl.sites.Site` describes (set on generated subclasses)."""
 
     site: ClassVar[Site]
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from scrapy.utils.test import get_crawler
 
-from newscrawl.sites import parse_site
+from newscrawl.crawl.sites import parse_site
 from newscrawl.spiders.news import NewsSpider, spider_class_for
 
 from .helpers import SITE

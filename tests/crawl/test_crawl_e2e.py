@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from newscrawl.demo import DEMO_HOST, serve
+from newscrawl.crawl.demo import DEMO_HOST, serve
 from newscrawl.items import EXPORT_FIELDS
 
 #: the demo portal: 23 articles (3 of them in English; one GBK without declaration, one only in the

@@ -10,7 +10,7 @@ from scrapy.settings import Settings
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from newscrawl.jobdir import RUNNING_MARK, JobdirAddon, JobdirGuard
+from newscrawl.crawl.jobdir import RUNNING_MARK, JobdirAddon, JobdirGuard
 
 
 def left_by_a_crawl(jobdir: Path, *, killed: bool) -> Path:
@@ -70,7 +70,7 @@ def test_unclean_resume_is_counted(tmp_path):
 
 
 def test_addon_installs_the_guard_even_when_the_project_sets_extensions():
-    settings = Settings({"EXTENSIONS": {"newscrawl.distributed.IdleClose": 10}}, priority="project")
+    settings = Settings({"EXTENSIONS": {"newscrawl.crawl.distributed.IdleClose": 10}}, priority="project")
     JobdirAddon().update_settings(settings)
     extensions = settings.getdict("EXTENSIONS")
-    assert JobdirGuard in extensions and extensions["newscrawl.distributed.IdleClose"] == 10
+    assert JobdirGuard in extensions and extensions["newscrawl.crawl.distributed.IdleClose"] == 10

@@ -6,7 +6,7 @@ import pytest
 from scrapy.exceptions import DropItem
 from scrapy.utils.misc import build_from_crawler
 
-from newscrawl.config import ConfigError
+from newscrawl.crawl.config import ConfigError
 from newscrawl.extract.limits import DEFAULT_LIMITS
 from newscrawl.pipelines.extraction import ExtractionPipeline, limits_from_settings
 from newscrawl.pipelines.record import RecordPipeline

@@ -3,7 +3,7 @@
 The demo portal is crawled in a subprocess, slowed down so it can be killed half-way once the SQLite
 store holds some records; before the restart the JOBDIR's seen-requests file is given the fingerprint of
 every demo page, as a crawl of more than a few hundred pages would have flushed it (Scrapy buffers it,
-so the demo's own file is still empty when killed). Without :class:`~newscrawl.jobdir.JobdirGuard`
+so the demo's own file is still empty when killed). Without :class:`~newscrawl.crawl.jobdir.JobdirGuard`
 the resumed crawl filters those pages as seen and loses every article not stored yet.
 """
 
@@ -21,8 +21,8 @@ import pytest
 import scrapy
 from scrapy.dupefilters import RFPDupeFilter
 
-from newscrawl.demo import DEMO_DIR, DEMO_HOST, serve
-from newscrawl.jobdir import RUNNING_MARK
+from newscrawl.crawl.demo import DEMO_DIR, DEMO_HOST, serve
+from newscrawl.crawl.jobdir import RUNNING_MARK
 
 from .test_crawl_e2e import DEMO_ARTICLES, records
 

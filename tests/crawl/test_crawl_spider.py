@@ -151,7 +151,7 @@ def test_unmatched_page_is_extracted_with_the_configured_algorithm(make_spider, 
 
 
 def test_a_bad_algorithm_setting_is_named_when_the_spider_extracts(make_spider):
-    from newscrawl.config import ConfigError
+    from newscrawl.crawl.config import ConfigError
 
     spider = make_spider({"NEWSCRAWL_ALGORITHM": "nosuch"})
     spider.crawler.stats.open_spider()

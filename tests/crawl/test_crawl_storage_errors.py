@@ -18,8 +18,8 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from newscrawl.config import ConfigError, check_output_file
-from newscrawl.demo import serve
+from newscrawl.crawl.config import ConfigError, check_output_file
+from newscrawl.crawl.demo import serve
 from newscrawl.pipelines.storage import SINK_FAILED, SinkPipeline, SqlitePipeline
 from newscrawl.storage.sqlite import SqliteSink
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from newscrawl.benchsite import SITE_NAME, crawler_env, serve
+from newscrawl.bench.site import SITE_NAME, crawler_env, serve
 
 from .conftest import pg_ctl, restart_reason
 

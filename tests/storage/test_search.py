@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from newscrawl.cli_scale import SUBCOMMANDS
+from newscrawl.cli.scale import SUBCOMMANDS
 from newscrawl.storage.search import (
     FTS_TABLE,
     STALE_TABLE,

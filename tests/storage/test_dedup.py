@@ -2,7 +2,7 @@
 
 import pytest
 
-from newscrawl.dedup import BANDS, DuplicateIndex, bands, hamming, shingles, simhash, tokens
+from newscrawl.storage.dedup import BANDS, DuplicateIndex, bands, hamming, shingles, simhash, tokens
 
 STORY = (
     "临江市今天发布寒潮蓝色预警，受强冷空气影响，预计未来三天全市最低气温将降至零下六摄氏度。\n"

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from newscrawl import __version__
-from newscrawl.cli_explain import SUBCOMMANDS as EXPLAIN_SUBCOMMANDS
-from newscrawl.cli_scale import SUBCOMMANDS as SCALE_SUBCOMMANDS
+from newscrawl.cli.explain import SUBCOMMANDS as EXPLAIN_SUBCOMMANDS
+from newscrawl.cli.scale import SUBCOMMANDS as SCALE_SUBCOMMANDS
 
 Subparsers = Any  # argparse._SubParsersAction has no public name
 
@@ -259,7 +259,7 @@ def add_bench(sub: Subparsers) -> None:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from newscrawl.evaluation.bench import bench, bench_table, dataset_pages
+    from newscrawl.bench.extract import bench, bench_table, dataset_pages
     from newscrawl.evaluation.datasets import open_dataset
 
     if args.repeat < 1:
@@ -305,7 +305,7 @@ def add_demo(sub: Subparsers) -> None:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from newscrawl import demo
+    from newscrawl.crawl import demo
 
     settings: dict[str, Any] = {}
     for pair in args.set:
@@ -344,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     args.argv = argv
-    from newscrawl.config import ConfigError
+    from newscrawl.crawl.config import ConfigError
 
     # a bad setting or a file that cannot be read or written is one line, not a traceback
     try:
@@ -357,6 +357,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"newscrawl {args.command}: {where}{e.strerror or e}", file=sys.stderr)
         return FAILED
 
-
-if __name__ == "__main__":
-    sys.exit(main())

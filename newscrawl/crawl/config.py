@@ -6,7 +6,7 @@ system``. ``scrapy crawl`` (:mod:`newscrawl.commands.crawl`) and ``newscrawl`` p
 without a traceback. :class:`ConfigAddon` runs :func:`check_settings` on every crawl's final settings
 (project, site file, command line): newscrawl's true/false and numeric settings, the per-page limits,
 the extractor and its ``NEWSCRAWL_<ALGO>_<PARAM>`` parameters (unknown names too), the replay prefix,
-and the SQLite and feed files. Site files (:class:`~newscrawl.sites.SiteFileError`) and spider
+and the SQLite and feed files. Site files (:class:`~newscrawl.crawl.sites.SiteFileError`) and spider
 arguments raise ConfigErrors too.
 
 >>> try:

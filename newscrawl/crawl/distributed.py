@@ -1,7 +1,7 @@
 """Distributed crawling on Redis (scrapy-redis): several crawler processes share one frontier.
 
 Switched on by ``NEWSCRAWL_REDIS_URL`` (setting or environment variable, e.g. ``redis://127.0.0.1:6379/0``):
-the add-on :class:`RedisAddon` (in ``ADDONS``) then installs :class:`~newscrawl.scheduler.RedisScheduler`
+the add-on :class:`RedisAddon` (in ``ADDONS``) then installs :class:`~newscrawl.crawl.scheduler.RedisScheduler`
 with scrapy-redis's
 Redis-backed priority queue and duplicate filter, and :class:`IdleClose`. Keys start with
 ``NEWSCRAWL_REDIS_PREFIX`` (default ``newscrawl``) and the spider name, so crawls of different sites,
@@ -12,7 +12,7 @@ What scrapy-redis 0.9.1 (written before Scrapy's async ``start()``) gets wrong h
 * Start requests carry ``dont_filter=True`` (start points are revisited on every run), so every process
   would fetch every start page. :class:`RedisScheduler` lets each start request through once per crawl,
   cluster-wide (a Redis set of their fingerprints); retries still pass.
-Those fixes live in :mod:`newscrawl.scheduler` (which imports scrapy-redis; this module does not).
+Those fixes live in :mod:`newscrawl.crawl.scheduler` (which imports scrapy-redis; this module does not).
 
 * Its scheduler clears the shared queue and duplicate filter when *a* process closes, while the others
   still crawl (they would then fetch pages again). Here processes register in a Redis counter and the
@@ -71,13 +71,13 @@ class RedisAddon:
             )
         prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX
         settings.set("REDIS_URL", url, priority="addon")
-        settings.set("SCHEDULER", "newscrawl.scheduler.RedisScheduler", priority="addon")
+        settings.set("SCHEDULER", "newscrawl.crawl.scheduler.RedisScheduler", priority="addon")
         settings.set("DUPEFILTER_CLASS", "scrapy_redis.dupefilter.RFPDupeFilter", priority="addon")
         settings.set("SCHEDULER_QUEUE_KEY", f"{prefix}:%(spider)s:requests", priority="addon")
         settings.set("SCHEDULER_DUPEFILTER_KEY", f"{prefix}:%(spider)s:dupefilter", priority="addon")
         settings.set("SCHEDULER_SERIALIZER", "scrapy_redis.picklecompat", priority="addon")
         extensions = settings.getdict("EXTENSIONS")
-        extensions.setdefault("newscrawl.distributed.IdleClose", 500)
+        extensions.setdefault("newscrawl.crawl.distributed.IdleClose", 500)
         settings.set("EXTENSIONS", extensions, priority="addon")
 
 

@@ -24,10 +24,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lxml import etree
 
-from newscrawl.config import ConfigError
+from newscrawl.crawl.config import ConfigError
 
 #: where the site files live when NEWSCRAWL_SITES_DIR is not set: ``settings/sites`` next to the package
-DEFAULT_SITES_DIR = Path(__file__).resolve().parent.parent / "settings" / "sites"
+DEFAULT_SITES_DIR = Path(__file__).resolve().parents[2] / "settings" / "sites"
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _SETTING = re.compile(r"^[A-Z][A-Z0-9_]*$")

@@ -1,6 +1,6 @@
 import pytest
 
-from newscrawl.evaluation.bench import FLOOR, Timing, bench, bench_table
+from newscrawl.bench.extract import FLOOR, Timing, bench, bench_table
 
 
 def test_bench_times_the_floor_and_each_algorithm_on_every_page():

@@ -106,7 +106,7 @@ def crawler_env() -> dict[str, str]:
     """Environment for a ``scrapy crawl`` subprocess running this very copy of newscrawl."""
     import os
 
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     return dict(os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings", PYTHONPATH=path)
 
@@ -116,7 +116,7 @@ def site_toml(base_url: str) -> str:
     host = base_url.split("://", 1)[1]
     escaped = host.replace(".", r"\.")
     return f"""name = "{SITE_NAME}"
-description = "generated portal for crawl benchmarks (newscrawl.benchsite)"
+description = "generated portal for crawl benchmarks (newscrawl.bench.site)"
 allowed_domains = ["127.0.0.1"]
 timezone = "Asia/Shanghai"
 language = "zh"

@@ -1,7 +1,7 @@
 """Peak memory of a whole crawl: the generated loopback portal crawled by ``scrapy crawl`` in a subprocess.
 
-``python -m newscrawl.benchmem [--pages 5000] [-s NAME=VALUE ...]`` serves
-:mod:`newscrawl.benchsite`'s portal of N articles, crawls it with the real spider and pipelines
+``python -m newscrawl.bench.memory [--pages 5000] [-s NAME=VALUE ...]`` serves
+:mod:`newscrawl.bench.site`'s portal of N articles, crawls it with the real spider and pipelines
 (extraction, near-duplicates and the SQLite store on, as by default) and prints the crawler process's
 peak resident set size (``getrusage`` of the waited child: the kernel's high-water mark, so nothing
 between two samples is missed), pages served, records stored and wall time.
@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from newscrawl.benchsite import SITE_NAME, crawler_env, serve
+from newscrawl.bench.site import SITE_NAME, crawler_env, serve
 
 #: the target of issue 6: a 5,000-page crawl stays under this peak resident set size
 PEAK_RSS_LIMIT_MB = 500
@@ -68,7 +68,7 @@ def measure(articles: int, settings: dict[str, str] | None = None, timeout: floa
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m newscrawl.benchmem", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m newscrawl.bench.memory", description=__doc__.split("\n")[0])
     parser.add_argument("--pages", type=int, default=5000, metavar="N", help="articles in the portal (5000)")
     parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", help="a setting")
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""``python -m newscrawl.benchmem`` on a small portal: it crawls, stores every article and reports a peak.
+"""``python -m newscrawl.bench.memory`` on a small portal: it crawls, stores every article and reports a peak.
 
 The 5,000-page figure is measured by hand (docs/RELIABILITY.md): too slow for every test run.
 """
@@ -8,13 +8,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from newscrawl.benchmem import PEAK_RSS_LIMIT_MB
+from newscrawl.bench.memory import PEAK_RSS_LIMIT_MB
 
 ARTICLES = 30
 
 
 def test_benchmem_reports_pages_records_and_peak_memory(tmp_path):
-    args = [sys.executable, "-m", "newscrawl.benchmem", "--pages", str(ARTICLES)]
+    args = [sys.executable, "-m", "newscrawl.bench.memory", "--pages", str(ARTICLES)]
     done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     line = done.stdout.strip()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from scrapy.settings import Settings
 
-from newscrawl.config import ConfigAddon, ConfigError, check_settings, feed_files
+from newscrawl.crawl.config import ConfigAddon, ConfigError, check_settings, feed_files
 
 
 def settings(tmp_path: Path, **values: object) -> Settings:

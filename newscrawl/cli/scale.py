@@ -261,7 +261,7 @@ def add_bench_crawl(sub: Subparsers) -> None:
 def run_bench_crawl(args: argparse.Namespace) -> int:
     import os
 
-    from newscrawl.benchcrawl import run_crawl, sink_figures, workdir
+    from newscrawl.bench.crawl import run_crawl, sink_figures, workdir
 
     redis = args.redis or os.environ.get("NEWSCRAWL_REDIS_URL")
     dsn = args.postgres or os.environ.get("NEWSCRAWL_POSTGRES_DSN")

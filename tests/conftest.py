@@ -1,4 +1,4 @@
-"""A tiny dataset directory written by hand: pages/<id>.html + truth.jsonl."""
+"""Shared fixtures: a tiny dataset directory written by hand (pages/<id>.html + truth.jsonl)."""
 
 import json
 from pathlib import Path

@@ -21,7 +21,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
+DEMO_DIR = Path(__file__).resolve().parents[2] / "data" / "demo"
 #: the address the demo portal's pages are known under (settings/sites/demo.toml)
 DEMO_HOST = "http://demo.newscrawl.test"
 #: files whose ``__BASE__`` placeholder is replaced by the site's address (absolute URLs are needed there)
@@ -99,12 +99,12 @@ def run_demo(
     :data:`DEMO_HOST` URLs.
 
     Without ``incremental`` the database starts empty, so every run shows the whole crawl.
-    A bad setting or an output that cannot be written raises :class:`~newscrawl.config.ConfigError`.
+    A bad setting or an output that cannot be written raises :class:`~newscrawl.crawl.config.ConfigError`.
     """
     from scrapy.crawler import CrawlerProcess
     from scrapy.utils.project import get_project_settings
 
-    from newscrawl.config import ConfigError, on_start_up_error
+    from newscrawl.crawl.config import ConfigError, on_start_up_error
 
     output = Path(output)
     try:
@@ -180,7 +180,7 @@ def summary(stats: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # python -m newscrawl.demo [DIR]: serve the demo site (or DIR) until Ctrl-C
+if __name__ == "__main__":  # python -m newscrawl.crawl.demo [DIR]: serve the demo site (or DIR) until Ctrl-C
     import sys
     import time
 

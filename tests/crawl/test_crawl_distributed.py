@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from scrapy.settings import Settings
 
-from newscrawl.benchsite import SITE_NAME, crawler_env, serve
-from newscrawl.distributed import RedisAddon
+from newscrawl.bench.site import SITE_NAME, crawler_env, serve
+from newscrawl.crawl.distributed import RedisAddon
 
 REDIS_URL = os.environ.get("NEWSCRAWL_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
@@ -49,9 +49,9 @@ def test_addon_does_nothing_without_a_redis_url(monkeypatch):
 def test_addon_installs_the_redis_scheduler_with_prefixed_keys():
     settings = Settings({"NEWSCRAWL_REDIS_URL": "redis://h:1/0", "NEWSCRAWL_REDIS_PREFIX": "job7"})
     RedisAddon().update_settings(settings)
-    assert settings["SCHEDULER"] == "newscrawl.scheduler.RedisScheduler"
+    assert settings["SCHEDULER"] == "newscrawl.crawl.scheduler.RedisScheduler"
     assert settings["SCHEDULER_QUEUE_KEY"] == "job7:%(spider)s:requests"
-    assert "newscrawl.distributed.IdleClose" in settings.getdict("EXTENSIONS")
+    assert "newscrawl.crawl.distributed.IdleClose" in settings.getdict("EXTENSIONS")
 
 
 def crawl(site_dir: Path, out: Path, db: Path, prefix: str) -> subprocess.Popen:

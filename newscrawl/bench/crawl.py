@@ -1,6 +1,6 @@
 """``newscrawl bench-crawl``: crawl throughput on a generated loopback portal, and the cost of each sink.
 
-Crawls run the real ``bench`` site spider (:mod:`newscrawl.benchsite`) in separate ``scrapy crawl``
+Crawls run the real ``bench`` site spider (:mod:`newscrawl.bench.site`) in separate ``scrapy crawl``
 processes -- one, then several sharing a Redis frontier -- and pages/s is the pages served divided by the
 time from the first request served to the last (process start-up left out, the same for every run).
 Sink figures load synthetic records (Chinese text of about 1,000 characters) in batches, as the sink
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from newscrawl.benchsite import SITE_NAME, crawler_env, serve
+from newscrawl.bench.site import SITE_NAME, crawler_env, serve
 
 #: records per sink write in the sink benchmark (the pipeline's default batch size)
 SINK_BATCH = 100
@@ -105,7 +105,7 @@ def _children_cpu() -> float:
 
 def synthetic_records(count: int, text_chars: int = TEXT_CHARS) -> list[dict[str, Any]]:
     """``count`` distinct records, as stage 2 makes them, with texts of at least ``text_chars``."""
-    from newscrawl.benchsite import article_text
+    from newscrawl.bench.site import article_text
 
     records = []
     for n in range(count):
@@ -187,7 +187,7 @@ def sink_figures(
 ) -> dict[str, tuple[float, float] | str]:
     """(items per wall second, items per CPU second of this process) of each sink and of the duplicate
     index loading ``count`` records; a reason string for a sink that was skipped."""
-    from newscrawl.dedup import DuplicateIndex
+    from newscrawl.storage.dedup import DuplicateIndex
     from newscrawl.storage.sqlite import SqliteSink
 
     records = synthetic_records(count, text_chars)

@@ -2,8 +2,8 @@
 
 import urllib.request
 
-from newscrawl.benchcrawl import TEXT_CHARS, run_crawl, synthetic_records, time_sink
-from newscrawl.benchsite import list_path, serve
+from newscrawl.bench.crawl import TEXT_CHARS, run_crawl, synthetic_records, time_sink
+from newscrawl.bench.site import list_path, serve
 from newscrawl.storage.sqlite import SqliteSink
 
 

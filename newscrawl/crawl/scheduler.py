@@ -1,6 +1,6 @@
 """The Redis scheduler of distributed crawls: scrapy-redis's, fixed for Scrapy's async ``start()``.
 
-See :mod:`newscrawl.distributed` for what is fixed and why, and the settings.
+See :mod:`newscrawl.crawl.distributed` for what is fixed and why, and the settings.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from scrapy.crawler import Crawler
 from scrapy.spiders import Spider
 from scrapy_redis.scheduler import Scheduler
 
-from newscrawl.distributed import DEFAULT_PREFIX
+from newscrawl.crawl.distributed import DEFAULT_PREFIX
 
 logger = logging.getLogger(__name__)
 

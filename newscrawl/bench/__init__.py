@@ -1,0 +1,1 @@
+"""Benchmarks: extraction speed, crawl throughput on a generated loopback portal, peak memory."""
