@@ -68,7 +68,9 @@ def measure(articles: int, settings: dict[str, str] | None = None, timeout: floa
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m newscrawl.bench.memory", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m newscrawl.bench.memory", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--pages", type=int, default=5000, metavar="N", help="articles in the portal (5000)")
     parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", help="a setting")
     args = parser.parse_args(argv)

@@ -16,8 +16,8 @@ from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
 from newscrawl.crawl.config import ConfigError, on_start_up_error
-from newscrawl.pipelines.storage import SINK_FAILED
 from newscrawl.crawl.sites import load_sites
+from newscrawl.pipelines.storage import SINK_FAILED
 
 logger = logging.getLogger(__name__)
 

@@ -1,8 +1,8 @@
 """Distributed crawling on Redis (scrapy-redis): several crawler processes share one frontier.
 
 Switched on by ``NEWSCRAWL_REDIS_URL`` (setting or environment variable, e.g. ``redis://127.0.0.1:6379/0``):
-the add-on :class:`RedisAddon` (in ``ADDONS``) then installs :class:`~newscrawl.crawl.scheduler.RedisScheduler`
-with scrapy-redis's
+the add-on :class:`RedisAddon` (in ``ADDONS``) then installs
+:class:`~newscrawl.crawl.scheduler.RedisScheduler` with scrapy-redis's
 Redis-backed priority queue and duplicate filter, and :class:`IdleClose`. Keys start with
 ``NEWSCRAWL_REDIS_PREFIX`` (default ``newscrawl``) and the spider name, so crawls of different sites,
 or tests, do not share a frontier by accident.

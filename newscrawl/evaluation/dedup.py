@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 from lxml import etree, html
 
-from newscrawl.storage.dedup import bands, hamming, simhash
 from newscrawl.evaluation.datasets import Dataset
 from newscrawl.extract import extract
 from newscrawl.extract.decode import decode_html
+from newscrawl.storage.dedup import bands, hamming, simhash
 
 #: fewest characters an extracted text needs to take part (shorter "articles" are list pages or failures)
 MIN_TEXT_CHARS = 200

@@ -3,7 +3,8 @@
 Runs after stage 2 (it needs the final text) and before the sinks. The SimHash index
 (:class:`~newscrawl.storage.dedup.DuplicateIndex`) lives in the SQLite store (``NEWSCRAWL_SQLITE_PATH``; in
 memory, for this crawl only, when that is off). Settings: ``NEWSCRAWL_DEDUP`` (default True),
-``NEWSCRAWL_DUPLICATE_MAX_DISTANCE`` (Hamming bits, default :data:`~newscrawl.storage.dedup.DEFAULT_MAX_DISTANCE`).
+``NEWSCRAWL_DUPLICATE_MAX_DISTANCE`` (Hamming bits, default
+:data:`~newscrawl.storage.dedup.DEFAULT_MAX_DISTANCE`).
 Duplicates are kept, marked; stats count ``newscrawl/duplicates/found``.
 """
 
@@ -16,8 +17,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 
-from newscrawl.storage.dedup import DEFAULT_MAX_DISTANCE, DuplicateIndex
 from newscrawl.pipelines.storage import DEFAULT_SQLITE_PATH
+from newscrawl.storage.dedup import DEFAULT_MAX_DISTANCE, DuplicateIndex
 
 logger = logging.getLogger(__name__)
 

@@ -30,12 +30,12 @@ from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 
 from newscrawl.crawl.config import ConfigError
+from newscrawl.crawl.sites import Site
 from newscrawl.extract import Extraction, Limits, extract
 from newscrawl.extract.decode import decode_html
 from newscrawl.items import NewsItem
 from newscrawl.pipelines.extraction import extractor_settings, looks_binary
 from newscrawl.pipelines.normalize import parse_time
-from newscrawl.crawl.sites import Site
 from newscrawl.spiders.feeds import (
     FeedEntry,
     looks_like_json,

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from scrapy.settings import Settings
 
-from newscrawl.extract import extract
 from newscrawl.crawl.sites import DEFAULT_SITES_DIR, SiteFileError, load_site, load_sites, parse_site
+from newscrawl.extract import extract
 from newscrawl.spiders.loader import SiteSpiderLoader
 
 REQUIRED_SITES = set(
