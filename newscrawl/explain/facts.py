@@ -1,9 +1,9 @@
 """The facts behind one extraction, as plain data: ``explain(html, url=None, algorithm="auto", **params)``.
 
-``explain`` runs :func:`newscrawl.extract.extract` for the result itself, then repeats the library's stages
-(decode, parse, page metadata, noise stripping) on its own copy of the page and calls the algorithms' own
-functions to recompute their signals. It never changes what ``extract`` returns; ``consistent`` says whether
-the re-run produced the same text (it does unless the library's stages change without this module).
+``explain`` prepares the page with the library's own preparation step (``prepare_page``: decode, size cap,
+parse, limits, page metadata, noise stripping, ``prune_xpath``), runs the extraction on it (``run``, as
+``extract`` does), then calls the algorithms' own functions on the same prepared page to recompute their
+signals. ``consistent`` says whether the algorithm, run again, gave the text of the result.
 
 The facts (a JSON-serialisable dict):
 
@@ -24,19 +24,18 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from lxml import etree
 
-from newscrawl.extract import extract
 from newscrawl.extract.algorithms import REGISTRY, blockstats, cetd, linedensity, scedd
 from newscrawl.extract.algorithms import auto as auto_algo
+from newscrawl.extract.api import PageError, make_params, prepare_page, run
 from newscrawl.extract.boilerplate import trim_edges
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
-from newscrawl.extract.clean import strip_noise
-from newscrawl.extract.decode import decode_html
-from newscrawl.extract.document import Element, ParseError, collapse, node_path, paragraphs, parse_html
-from newscrawl.extract.metadata import collect_page_meta
+from newscrawl.extract.document import Element, collapse, node_path, paragraphs
+from newscrawl.extract.limits import Limits
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, Extraction
 from newscrawl.extract.stats import NodeStats
@@ -51,14 +50,26 @@ def explain(
     algorithm: str = "auto",
     *,
     http_charset: str | None = None,
+    prune_xpath: str | Sequence[str] | None = None,
+    limits: Limits | None = None,
+    reference_time: datetime | None = None,
     **params: Any,
 ) -> dict[str, Any]:
-    """The facts behind ``extract(html, url, algorithm=algorithm, **params)``, as a JSON-ready dict."""
-    algo = REGISTRY.get(algorithm)
-    if algo is None:
-        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(REGISTRY)}")
-    algo_params = algo.make_params(params)
-    result = extract(html, url, algorithm=algorithm, http_charset=http_charset, **params)
+    """The facts behind ``extract(html, url, algorithm=algorithm, **params)``, as a JSON-ready dict.
+
+    The page goes through the library's own stages (:func:`~newscrawl.extract.api.prepare_page`, then
+    :func:`~newscrawl.extract.api.run`) with the same options as ``extract``, so a page is explained
+    exactly as it is extracted (a site's ``prune_xpath`` and limits included).
+    """
+    algo_params = make_params(algorithm, params)  # ValueError for an unknown algorithm or parameter
+    algo = REGISTRY[algorithm]
+    prepared = None
+    try:
+        prepared = prepare_page(html, url, http_charset=http_charset, prune_xpath=prune_xpath, limits=limits)
+    except PageError as e:
+        result = Extraction(url=url, encoding=e.encoding, error=str(e))
+    else:
+        result = run(prepared, algorithm, algo_params, reference_time=reference_time)
     facts: dict[str, Any] = {
         "url": url,
         "algorithm": algorithm,
@@ -77,13 +88,9 @@ def explain(
         "consistent": None,
         "error": result.error,
     }
-    if result.error:
+    if result.error or prepared is None:
         return facts
-    try:
-        page = prepare_page(html, url, http_charset)
-    except ParseError as e:  # extract() parsed it, so this only happens if the stages diverge
-        facts["error"] = f"explain could not re-parse the page: {e}"
-        return facts
+    page = prepared.page
     body = algo.run(page, algo_params)
     facts["consistent"] = "\n".join(body.paragraphs) == result.text
     facts["decisions"]["page_kind_features"] = _page_kind_features(page)
@@ -96,15 +103,6 @@ def explain(
         page, algorithm, algo_params, body, facts["signals"]
     )
     return facts
-
-
-def prepare_page(html: bytes | str, url: str | None = None, http_charset: str | None = None) -> Page:
-    """The ``Page`` that ``extract`` builds: decoded, parsed, metadata collected, noise stripped."""
-    text = decode_html(bytes(html), http_charset=http_charset).text if isinstance(html, bytes) else html
-    root = parse_html(text)
-    meta = collect_page_meta(root)
-    strip_noise(root)
-    return Page(html=text, root=root, url=url, meta=meta)
 
 
 def _own(algorithm: str, name: str, params: Any) -> Any:

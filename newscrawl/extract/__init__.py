@@ -5,7 +5,16 @@
 True
 """
 
-from newscrawl.extract.api import ALGORITHMS, DEFAULT_TIMEZONE, extract, params_of
+from newscrawl.extract.api import (
+    ALGORITHMS,
+    DEFAULT_TIMEZONE,
+    PageError,
+    PreparedPage,
+    extract,
+    params_of,
+    prepare_page,
+    run,
+)
 from newscrawl.extract.limits import Limits
 from newscrawl.extract.result import Extraction, Found, ListEntry
 
@@ -16,6 +25,10 @@ __all__ = [
     "Found",
     "Limits",
     "ListEntry",
+    "PageError",
+    "PreparedPage",
     "extract",
     "params_of",
+    "prepare_page",
+    "run",
 ]

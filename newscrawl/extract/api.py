@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -45,6 +46,97 @@ ALGORITHMS: tuple[str, ...] = tuple(REGISTRY)
 DEFAULT_TIMEZONE = "Asia/Shanghai"
 
 
+@dataclass(slots=True)
+class PreparedPage:
+    """A page ready for the extractors: the result of :func:`prepare_page`, the input of :func:`run`.
+
+    ``page`` is decoded, parsed, checked against the limits, its metadata collected, noise stripped and
+    ``prune_xpath`` applied; ``budget`` is the page's time budget, already running.
+    """
+
+    page: Page
+    encoding: str | None
+    budget: Budget
+    limits: Limits
+    cut_bytes: int = 0
+    removed_noise_tags: int = 0
+    removed_hidden: int = 0
+    removed_by_prune_xpath: int = 0
+
+
+class PageError(Exception):
+    """The page cannot be extracted (undecodable, unparsable or over a limit); ``encoding`` if known."""
+
+    def __init__(self, message: str, encoding: str | None = None) -> None:
+        super().__init__(message)
+        self.encoding = encoding
+
+
+def prepare_page(
+    html: bytes | str | Element,
+    url: str | None = None,
+    *,
+    http_charset: str | None = None,
+    prune_xpath: str | Sequence[str] | None = None,
+    limits: Limits | None = None,
+) -> PreparedPage:
+    """The preparation step of :func:`extract`: decode, cap, parse, check limits, collect page metadata,
+    strip noise, apply ``prune_xpath``. Raises :class:`PageError` for a page that cannot go further and
+    ValueError for a bad XPath.
+
+    >>> prepared = prepare_page("<html><body><script>x()</script><p>正文</p></body></html>")
+    >>> prepared.removed_noise_tags, prepared.page.root.xpath("string(//p)")
+    (1, '正文')
+    """
+    prune = compile_xpaths(prune_xpath)  # compiled once per expression (cached)
+    limits = DEFAULT_LIMITS if limits is None else limits
+    budget = Budget(limits.time_budget)
+    encoding = None
+    cut = 0
+    try:
+        if isinstance(html, bytes | bytearray | memoryview):
+            data, cut = cap_bytes(bytes(html), limits)
+            decoded = decode_html(data, http_charset=http_charset)
+            text, encoding = decoded.text, decoded.encoding
+            if decoded.error:
+                raise PageError(f"undecodable page: {decoded.error}", encoding)
+            root = parse_html(text)
+        elif isinstance(html, str):
+            text, cut = cap_text(html, limits)
+            text = strip_controls(text)
+            root = parse_html(text)
+        elif isinstance(html, etree._Element):
+            root = _copy_tree(html)
+            text = etree.tostring(root, encoding="unicode")
+        else:
+            raise TypeError(f"html must be bytes, str or an lxml element, not {type(html).__name__}")
+        check_tree(root, limits)
+        budget.check("parse")
+        meta = collect_page_meta(root)
+        report = strip_noise(root)
+        pruned = prune_elements(root, prune)
+        if pruned:
+            # the source-based extractors (seeds 001, 003) read the HTML text: give them the pruned page
+            text = etree.tostring(root, encoding="unicode", method="html")
+        budget.check("cleaning")
+    except ParseError as e:
+        raise PageError(f"unparsable page: {e}", encoding) from e
+    except LimitExceeded as e:
+        raise PageError(str(e), encoding) from e
+    except RecursionError as e:
+        raise PageError("page nested too deeply to process", encoding) from e
+    return PreparedPage(
+        page=Page(html=text, root=root, url=url, meta=meta),
+        encoding=encoding,
+        budget=budget,
+        limits=limits,
+        cut_bytes=cut,
+        removed_noise_tags=report.noise_tags,
+        removed_hidden=report.hidden,
+        removed_by_prune_xpath=pruned,
+    )
+
+
 def extract(
     html: bytes | str | Element,
     url: str | None = None,
@@ -57,7 +149,7 @@ def extract(
     limits: Limits | None = None,
     **params: Any,
 ) -> Extraction:
-    """Extract the main text and metadata of one page.
+    """Extract the main text and metadata of one page: :func:`prepare_page`, then :func:`run`.
 
     ``html`` is the raw bytes (decoded here: BOM, ``http_charset``, ``<meta>``, detection), text, or an
     lxml tree (copied, never changed). ``params`` override the algorithm's parameters by name.
@@ -71,11 +163,26 @@ def extract(
     >>> r.algorithm, r.text[:5]
     ('auto', '正文内容。')
     """
+    algo_params = make_params(algorithm, params)
+    check_timezone(timezone)
+    compile_xpaths(prune_xpath)  # a bad expression raises here, before any work
+    try:
+        prepared = prepare_page(html, url, http_charset=http_charset, prune_xpath=prune_xpath, limits=limits)
+    except PageError as e:
+        return Extraction(url=url, encoding=e.encoding, error=str(e))
+    return run(prepared, algorithm, algo_params, reference_time=reference_time, timezone=timezone)
+
+
+def make_params(algorithm: str, params: Mapping[str, Any]) -> Any:
+    """The parameter object of ``algorithm`` with ``params`` applied; ValueError names what is wrong."""
     algo = REGISTRY.get(algorithm)
     if algo is None:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
-    algo_params = algo.make_params(params)
-    prune = compile_xpaths(prune_xpath)
+    return algo.make_params(params)
+
+
+def check_timezone(timezone: str | None) -> None:
+    """Raise ValueError unless ``timezone`` is None or an IANA zone name."""
     if timezone is not None:
         try:
             ZoneInfo(timezone)
@@ -83,40 +190,24 @@ def extract(
             hint = "use an IANA name such as 'Asia/Shanghai'"
             raise ValueError(f"unknown time zone {timezone!r}: {hint}") from e
 
-    limits = DEFAULT_LIMITS if limits is None else limits
-    budget = Budget(limits.time_budget)
-    encoding = None
-    cut = 0
-    try:
-        if isinstance(html, bytes | bytearray | memoryview):
-            data, cut = cap_bytes(bytes(html), limits)
-            decoded = decode_html(data, http_charset=http_charset)
-            text, encoding = decoded.text, decoded.encoding
-            if decoded.error:
-                return Extraction(url=url, encoding=encoding, error=f"undecodable page: {decoded.error}")
-            root = parse_html(text)
-        elif isinstance(html, str):
-            text, cut = cap_text(html, limits)
-            text = strip_controls(text)
-            root = parse_html(text)
-        elif isinstance(html, etree._Element):
-            root = _copy_tree(html)
-            text = etree.tostring(root, encoding="unicode")
-        else:
-            raise TypeError(f"html must be bytes, str or an lxml element, not {type(html).__name__}")
-        check_tree(root, limits)
-        budget.check("parse")
-    except ParseError as e:
-        return Extraction(url=url, encoding=encoding, error=f"unparsable page: {e}")
-    except LimitExceeded as e:
-        return Extraction(url=url, encoding=encoding, error=str(e))
 
+def run(
+    prepared: PreparedPage,
+    algorithm: str = "auto",
+    algo_params: Any = None,
+    *,
+    reference_time: datetime | None = None,
+    timezone: str | None = DEFAULT_TIMEZONE,
+) -> Extraction:
+    """The run step of :func:`extract`: classify, extract the body, find the metadata, within the page's
+    time budget. Never raises for a bad page: the ``Extraction`` has ``error`` set instead."""
+    if algo_params is None:
+        algo_params = make_params(algorithm, {})
+    url, encoding = prepared.page.url, prepared.encoding
     try:
-        result = _run(
-            text, root, url, algorithm, algo_params, encoding, reference_time, timezone, budget, prune
-        )
-        if cut:
-            cut_figures = {"cut_bytes": cut, "max_body_bytes": limits.max_body_bytes}
+        result = _run(prepared, algorithm, algo_params, reference_time, timezone)
+        if prepared.cut_bytes:
+            cut_figures = {"cut_bytes": prepared.cut_bytes, "max_body_bytes": prepared.limits.max_body_bytes}
             result = dataclasses.replace(result, figures=freeze({**result.figures, "limits": cut_figures}))
         return result
     except LimitExceeded as e:
@@ -134,27 +225,14 @@ def _copy_tree(el: Element) -> Element:
 
 
 def _run(
-    text: str,
-    root: Element,
-    url: str | None,
+    prepared: PreparedPage,
     algorithm: str,
     algo_params: Any,
-    encoding: str | None,
     reference_time: datetime | None,
     timezone: str | None,
-    budget: Budget | None = None,
-    prune: tuple[etree.XPath, ...] = (),
 ) -> Extraction:
-    budget = budget or Budget(None)
-    meta = collect_page_meta(root)
-    report = strip_noise(root)
-    pruned = prune_elements(root, prune)
-    if pruned:
-        # the source-based extractors (seeds 001, 003) read the HTML text: give them the pruned page
-        text = etree.tostring(root, encoding="unicode", method="html")
-    page = Page(html=text, root=root, url=url, meta=meta)
+    page, budget = prepared.page, prepared.budget
     stats = page.stats
-    budget.check("cleaning")
     short_threshold = getattr(algo_params, "short_threshold", SHORT_THRESHOLD_BYTES)
     cls = page.classification(short_threshold)
     body: BodyResult = REGISTRY[algorithm].run(page, algo_params)
@@ -167,6 +245,7 @@ def _run(
         "published_at", failures, find_published, page, body, reference=reference_time, timezone=timezone
     )
     author = _guarded("author", failures, find_author, page, body)
+    budget.check("metadata")
     figures: dict[str, Any] = dict(body.figures)
     if failures:
         figures["metadata_failures"] = failures
@@ -180,9 +259,9 @@ def _run(
             "seed000_coarse_length": cls.coarse_length,
             "coarse_node": node_path(stats.elements[cls.node]) if len(stats) else None,
             "nodes": len(stats),
-            "removed_noise_tags": report.noise_tags,
-            "removed_hidden": report.hidden,
-            "removed_by_prune_xpath": pruned,
+            "removed_noise_tags": prepared.removed_noise_tags,
+            "removed_hidden": prepared.removed_hidden,
+            "removed_by_prune_xpath": prepared.removed_by_prune_xpath,
             "page_kind": kind_figures,
         }
     )
@@ -194,9 +273,9 @@ def _run(
         algorithm=produced_by,
         page_class=page_class,  # type: ignore[arg-type]
         page_kind=kind,
-        url=url,
-        language=meta.language,
-        encoding=encoding,
+        url=page.url,
+        language=page.meta.language,
+        encoding=prepared.encoding,
         coarse_length=coarse_length,
         node_path=node_path(body.node),
         reason=str(body.figures.get("why", f"algorithm {algorithm!r} requested")),
