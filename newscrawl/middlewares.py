@@ -17,8 +17,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 
-from newscrawl.crawl.config import ConfigError
-from newscrawl.pipelines.storage import DEFAULT_SQLITE_PATH
+from newscrawl.crawl.config import ConfigError, with_defaults
 from newscrawl.storage.sqlite import SqliteSink
 
 logger = logging.getLogger(__name__)
@@ -87,9 +86,9 @@ class StoredArticlesMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> StoredArticlesMiddleware:
-        settings = crawler.settings
-        path = settings.get("NEWSCRAWL_SQLITE_PATH", DEFAULT_SQLITE_PATH)
-        if not settings.getbool("NEWSCRAWL_INCREMENTAL", True) or not path:
+        settings = with_defaults(crawler.settings)
+        path = settings.get("NEWSCRAWL_SQLITE_PATH")
+        if not settings.getbool("NEWSCRAWL_INCREMENTAL") or not path:
             raise NotConfigured
         return cls(path, crawler.stats)
 

@@ -1,27 +1,10 @@
 """Scrapy settings for newscrawl. Per-site settings live in each site file's ``[settings]`` table.
 
-newscrawl's own settings carry the ``NEWSCRAWL_`` prefix:
-
-NEWSCRAWL_SITES_DIR        folder of site files (default: settings/sites next to the package)
-NEWSCRAWL_EXTRACT_ENABLED  run the extractor (False: crawl only, e.g. to measure crawl throughput)
-NEWSCRAWL_ALGORITHM        extractor name (``auto``); parameters as NEWSCRAWL_<ALGO>_<PARAM>
-NEWSCRAWL_EXPORT_FIGURES   add the extractor's figures to records
-NEWSCRAWL_MIN_TEXT_CHARS   pages with less text (title taken out) are dropped as no_text
-NEWSCRAWL_MAX_BODY_BYTES, NEWSCRAWL_MAX_NODES, NEWSCRAWL_MAX_DEPTH, NEWSCRAWL_TIME_BUDGET
-                           per-page limits of extraction (unset: newscrawl.extract.limits' defaults;
-                           0: off); a page over one is dropped as extract_error naming the limit
-NEWSCRAWL_SQLITE_PATH      SQLite database the records are upserted into ('' switches it off)
-NEWSCRAWL_SINK_BATCH_SIZE  records per database write
-NEWSCRAWL_SEARCH_INDEX     keep the full-text (FTS5) index in the SQLite database (``newscrawl search``)
-NEWSCRAWL_DEDUP            mark near-duplicates: ``duplicate_of`` = the first copy's canonical URL (SimHash)
-NEWSCRAWL_DUPLICATE_MAX_DISTANCE  Hamming bits within which two texts are near-duplicates
-NEWSCRAWL_REDIS_URL        Redis shared by crawler processes (setting or environment variable; unset: off)
-NEWSCRAWL_REDIS_PREFIX     prefix of the crawl's Redis keys (one per crawl job)
-NEWSCRAWL_REDIS_IDLE_CLOSE seconds the shared queue stays empty before a process closes
-NEWSCRAWL_POSTGRES_DSN     PostgreSQL to upsert records into too (setting or environment variable; unset: off)
-NEWSCRAWL_POSTGRES_SPILL   JSONL file for records PostgreSQL never took (``newscrawl pg-load`` reloads it)
-NEWSCRAWL_INCREMENTAL      skip article URLs already stored in the SQLite database
-NEWSCRAWL_REPLAY_PREFIX    fetch every URL as prefix + URL (web-archive replay), keeping original URLs
+newscrawl's own settings carry the ``NEWSCRAWL_`` prefix; every one, with its default and what it does,
+is in :mod:`newscrawl.crawl.defaults` (the one home for their defaults, as Scrapy's
+``default_settings.py``). Set one here to change it for every crawl, in a site file for one site, or
+with ``-s NAME=VALUE`` for one run; :class:`newscrawl.crawl.config.ConfigAddon` checks them all at
+start-up.
 """
 
 from newscrawl.items import EXPORT_FIELDS
@@ -78,21 +61,6 @@ ITEM_PIPELINES = {
     "newscrawl.pipelines.storage.SqlitePipeline": 800,
     "newscrawl.pipelines.postgres.PostgresPipeline": 810,  # on when NEWSCRAWL_POSTGRES_DSN is set
 }
-
-# -- newscrawl ------------------------------------------------------------------------------------------
-NEWSCRAWL_SITES_DIR = None
-NEWSCRAWL_EXTRACT_ENABLED = True
-NEWSCRAWL_ALGORITHM = "auto"
-NEWSCRAWL_EXPORT_FIGURES = False
-NEWSCRAWL_MIN_TEXT_CHARS = 20
-NEWSCRAWL_SQLITE_PATH = "output/newscrawl.sqlite3"
-NEWSCRAWL_SINK_BATCH_SIZE = 100
-NEWSCRAWL_SEARCH_INDEX = True
-NEWSCRAWL_DEDUP = True
-NEWSCRAWL_DUPLICATE_MAX_DISTANCE = 8  # newscrawl.storage.dedup.DEFAULT_MAX_DISTANCE: where it comes from
-NEWSCRAWL_POSTGRES_DSN = ""  # never a password here: use ~/.pgpass or the environment variable
-NEWSCRAWL_INCREMENTAL = True
-NEWSCRAWL_REPLAY_PREFIX = ""
 
 # -- exports: `-O file.jsonl` writes the public record fields only, UTF-8 (never the raw HTML) -----------
 FEED_EXPORT_ENCODING = "utf-8"

@@ -18,17 +18,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from newscrawl.crawl import defaults
+
 Subparsers = Any
 
 OK, FAILED, BAD_INPUT = 0, 1, 2
-#: where the crawl's SQLite sink writes by default (NEWSCRAWL_SQLITE_PATH)
-DEFAULT_DB = "output/newscrawl.sqlite3"
 _BOLD, _RESET = "\x1b[1;31m", "\x1b[0m"
 
 
 def _db_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--db", default=DEFAULT_DB, metavar="PATH", help="SQLite database of the crawl (default: %(default)s)"
+        "--db",
+        default=defaults.NEWSCRAWL_SQLITE_PATH,
+        metavar="PATH",
+        help="SQLite database of the crawl (default: %(default)s)",
     )
 
 

@@ -4,10 +4,11 @@ Every check raises :class:`ConfigError`, whose message starts with what is wrong
 argument or the path), e.g. ``NEWSCRAWL_SQLITE_PATH: cannot write /data/x.sqlite3: Read-only file
 system``. ``scrapy crawl`` (:mod:`newscrawl.commands.crawl`) and ``newscrawl`` print it as one line,
 without a traceback. :class:`ConfigAddon` runs :func:`check_settings` on every crawl's final settings
-(project, site file, command line): newscrawl's true/false and numeric settings, the per-page limits,
-the extractor and its ``NEWSCRAWL_<ALGO>_<PARAM>`` parameters (unknown names too), the replay prefix,
-and the SQLite and feed files. Site files (:class:`~newscrawl.crawl.sites.SiteFileError`) and spider
-arguments raise ConfigErrors too.
+(project, site file, command line), after giving them newscrawl's defaults
+(:mod:`newscrawl.crawl.defaults`) for what none of those set: newscrawl's true/false and numeric
+settings, the per-page limits, the extractor and its ``NEWSCRAWL_<ALGO>_<PARAM>`` parameters (unknown
+names too), the replay prefix, and the SQLite and feed files. Site files
+(:class:`~newscrawl.crawl.sites.SiteFileError`) and spider arguments raise ConfigErrors too.
 
 >>> try:
 ...     check_output_file("/dev/null/x.sqlite3", "NEWSCRAWL_SQLITE_PATH")
@@ -20,12 +21,18 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from scrapy.settings import BaseSettings
+
+from newscrawl.crawl.defaults import DEFAULTS
+from newscrawl.extract import ALGORITHMS, Limits, params_of
+from newscrawl.extract.limits import DEFAULT_LIMITS
 
 
 class ConfigError(ValueError):
@@ -70,6 +77,34 @@ def check_output_file(path: str | Path, what: str) -> Path:
 
 # -- settings -------------------------------------------------------------------------------------------
 
+
+def apply_defaults(settings: BaseSettings) -> None:
+    """Give ``settings`` every :mod:`newscrawl.crawl.defaults` value it lacks, at ``default`` priority."""
+    for name, value in DEFAULTS.items():
+        if settings.getpriority(name) is None:
+            settings.set(name, value, priority="default")
+
+
+def with_defaults(settings: BaseSettings | Mapping[str, Any]) -> BaseSettings:
+    """``settings`` when it carries every newscrawl default already (a crawl's, after
+    :class:`ConfigAddon`), otherwise a copy that does (settings built without the project's add-ons).
+
+    >>> with_defaults({"NEWSCRAWL_SINK_BATCH_SIZE": 5}).getint("NEWSCRAWL_SINK_BATCH_SIZE")
+    5
+    >>> with_defaults({}).get("NEWSCRAWL_SQLITE_PATH")
+    'output/newscrawl.sqlite3'
+    """
+    if isinstance(settings, BaseSettings):
+        if all(settings.getpriority(name) is not None for name in DEFAULTS):
+            return settings
+        out = settings.copy()
+        out.frozen = False  # a copy of a crawl's frozen settings, never the crawl's own
+    else:
+        out = BaseSettings(dict(settings), "project")
+    apply_defaults(out)
+    return out
+
+
 #: newscrawl's true/false settings
 BOOL_SETTINGS = (
     "NEWSCRAWL_EXTRACT_ENABLED", "NEWSCRAWL_EXPORT_FIGURES", "NEWSCRAWL_SEARCH_INDEX", "NEWSCRAWL_DEDUP",
@@ -94,13 +129,46 @@ def _check_int(settings: BaseSettings, name: str, low: int | None, high: int | N
         raise ConfigError(f"{name}: must be {bounds}, got {raw!r}")
 
 
+def check_algorithm(algorithm: str) -> None:
+    """Raise :class:`ConfigError` unless ``algorithm`` is one of :data:`newscrawl.extract.ALGORITHMS`."""
+    if algorithm not in ALGORITHMS:
+        choices = ", ".join(ALGORITHMS)
+        raise ConfigError(f"NEWSCRAWL_ALGORITHM: unknown algorithm {algorithm!r}; one of {choices}")
+
+
+#: how a true/false parameter may be written in a setting
+_BOOLS = {
+    "1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False,
+}  # fmt: skip
+
+
+def algorithm_params(settings: Mapping[str, Any], algorithm: str) -> dict[str, Any]:
+    """Parameters of ``algorithm`` set as ``NEWSCRAWL_<ALGO>_<PARAM>`` settings, typed like the defaults.
+
+    >>> algorithm_params({"NEWSCRAWL_CETD_USE_COMPOSITE": "false"}, "cetd")
+    {'use_composite': False}
+    """
+    out: dict[str, Any] = {}
+    for name, default in params_of(algorithm).items():
+        key = f"NEWSCRAWL_{algorithm.upper()}_{name.upper()}"
+        value = settings.get(key)
+        if value is None:
+            continue
+        try:
+            if isinstance(default, bool):
+                value = value if isinstance(value, bool) else _BOOLS[str(value).strip().lower()]
+            elif isinstance(default, int | float):
+                value = type(default)(value)
+        except (KeyError, TypeError, ValueError) as e:
+            raise ConfigError(f"{key}: expected {type(default).__name__}, got {value!r}") from e
+        out[name] = value
+    return out
+
+
 def check_algorithm_settings(settings: BaseSettings) -> None:
     """``NEWSCRAWL_ALGORITHM`` is a known extractor; every ``NEWSCRAWL_<ALGO>_<PARAM>`` a known, typed
     parameter of a known algorithm."""
-    from newscrawl.extract import ALGORITHMS, params_of
-    from newscrawl.pipelines.extraction import algorithm_params, check_algorithm
-
-    check_algorithm(settings.get("NEWSCRAWL_ALGORITHM", "auto"))
+    check_algorithm(settings.get("NEWSCRAWL_ALGORITHM"))
     for algorithm in ALGORITHMS:
         prefix = f"NEWSCRAWL_{algorithm.upper()}_"
         known = {name.upper() for name in params_of(algorithm)}
@@ -109,6 +177,64 @@ def check_algorithm_settings(settings: BaseSettings) -> None:
                 choices = ", ".join(prefix + k for k in sorted(known)) or "none"
                 raise ConfigError(f"{name}: {algorithm} has no such parameter; its parameters: {choices}")
         algorithm_params(settings, algorithm)
+
+
+#: the settings of the per-page limits (newscrawl.extract.limits), by Limits field; 0 switches one off
+LIMIT_SETTINGS = {
+    "max_body_bytes": "NEWSCRAWL_MAX_BODY_BYTES",
+    "max_nodes": "NEWSCRAWL_MAX_NODES",
+    "max_depth": "NEWSCRAWL_MAX_DEPTH",
+    "time_budget": "NEWSCRAWL_TIME_BUDGET",
+}
+
+
+def limits_from_settings(settings: Mapping[str, Any] | BaseSettings) -> Limits:
+    """The per-page :class:`~newscrawl.extract.Limits` the ``NEWSCRAWL_MAX_*``/``NEWSCRAWL_TIME_BUDGET``
+    settings give (unset: the library's default; 0: no limit)."""
+    values: dict[str, int | float | None] = {}
+    for field_name, key in LIMIT_SETTINGS.items():
+        raw = settings.get(key)
+        if raw is None or raw == "":
+            values[field_name] = getattr(DEFAULT_LIMITS, field_name)
+            continue
+        kind = float if field_name == "time_budget" else int
+        try:
+            number = kind(raw)
+        except (TypeError, ValueError) as e:
+            raise ConfigError(f"{key}: expected a number (0: no limit), got {raw!r}") from e
+        if number < 0:
+            raise ConfigError(f"{key}: must be 0 (no limit) or more, got {raw!r}")
+        values[field_name] = number or None
+    return Limits(**values)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ExtractorOptions:
+    """What every extraction of a crawl uses, in the pipeline and in the spider (which extracts pages no
+    URL pattern classifies): the algorithm, its parameters and the per-page limits.
+
+    >>> ExtractorOptions.from_settings({"NEWSCRAWL_ALGORITHM": "cetd", "NEWSCRAWL_MAX_NODES": "0"})
+    ... # doctest: +ELLIPSIS
+    ExtractorOptions(algorithm='cetd', params=mappingproxy({}), limits=Limits(..., max_nodes=None, ...))
+    """
+
+    algorithm: str = "auto"
+    #: keyword parameters of the algorithm (read-only)
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    limits: Limits = DEFAULT_LIMITS
+
+    def __post_init__(self) -> None:
+        check_algorithm(self.algorithm)
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any] | BaseSettings) -> ExtractorOptions:
+        """The options ``NEWSCRAWL_ALGORITHM``, ``NEWSCRAWL_<ALGO>_<PARAM>`` and the limit settings give;
+        :class:`ConfigError` naming the setting when one is wrong."""
+        settings = with_defaults(settings)
+        algorithm = settings.get("NEWSCRAWL_ALGORITHM")
+        check_algorithm(algorithm)
+        return cls(algorithm, algorithm_params(settings, algorithm), limits_from_settings(settings))
 
 
 def feed_files(settings: BaseSettings) -> list[tuple[str, Path]]:
@@ -128,6 +254,7 @@ def feed_files(settings: BaseSettings) -> list[tuple[str, Path]]:
 
 def check_settings(settings: BaseSettings) -> None:
     """Every newscrawl setting has a usable value and every output file can be written; or ConfigError."""
+    settings = with_defaults(settings)
     for name in BOOL_SETTINGS:
         try:
             settings.getbool(name)
@@ -136,8 +263,6 @@ def check_settings(settings: BaseSettings) -> None:
     for name, (low, high) in INT_SETTINGS.items():
         _check_int(settings, name, low, high)
     check_algorithm_settings(settings)
-    from newscrawl.pipelines.extraction import limits_from_settings
-
     limits_from_settings(settings)
     prefix = settings.get("NEWSCRAWL_REPLAY_PREFIX")
     if prefix and not str(prefix).startswith(("http://", "https://")):
@@ -150,9 +275,11 @@ def check_settings(settings: BaseSettings) -> None:
 
 
 class ConfigAddon:
-    """Add-on (in ``ADDONS``): :func:`check_settings` on the crawl's final settings, before it starts."""
+    """Add-on (in ``ADDONS``): newscrawl's defaults for what nothing else set, then :func:`check_settings`
+    on the crawl's final settings, before it starts."""
 
     def update_settings(self, settings: BaseSettings) -> None:
+        apply_defaults(settings)
         check_settings(settings)
 
 

@@ -20,8 +20,7 @@ Those fixes live in :mod:`newscrawl.crawl.scheduler` (which imports scrapy-redis
 * ``SCHEDULER_IDLE_BEFORE_CLOSE`` is its blocking-pop timeout: it blocks the reactor, and with the
   default priority queue does nothing. Pops here never block; :class:`IdleClose` keeps an idle process
   open until the shared queue has stayed empty for ``NEWSCRAWL_REDIS_IDLE_CLOSE`` seconds (default
-  :data:`DEFAULT_IDLE_CLOSE`; ``SCHEDULER_IDLE_BEFORE_CLOSE`` is read as a fallback), since another
-  process may still be parsing pages that add links.
+  10 s), since another process may still be parsing pages that add links.
 * An idle engine asks its scheduler for requests every 5 s only (its heartbeat), so a second process
   would sit out a short crawl: the scheduler shortens the heartbeat to ``NEWSCRAWL_REDIS_POLL_INTERVAL``
   (default 0.5 s).
@@ -45,13 +44,12 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.settings import BaseSettings
 from scrapy.spiders import Spider
 
+from newscrawl.crawl import defaults
+from newscrawl.crawl.config import with_defaults
+
 logger = logging.getLogger(__name__)
 
 URL_SETTING = "NEWSCRAWL_REDIS_URL"
-DEFAULT_PREFIX = "newscrawl"
-#: seconds the shared queue must stay empty before an idle process closes; long enough for another
-#: process to parse the pages it is downloading (a second or two) and push their links
-DEFAULT_IDLE_CLOSE = 10.0
 
 
 def redis_url(settings: BaseSettings) -> str | None:
@@ -69,7 +67,7 @@ class RedisAddon:
             raise RuntimeError(
                 f"{URL_SETTING} is set but scrapy-redis is not installed: pip install 'newscrawl[redis]'"
             )
-        prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX
+        prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or defaults.NEWSCRAWL_REDIS_PREFIX
         settings.set("REDIS_URL", url, priority="addon")
         settings.set("SCHEDULER", "newscrawl.crawl.scheduler.RedisScheduler", priority="addon")
         settings.set("DUPEFILTER_CLASS", "scrapy_redis.dupefilter.RFPDupeFilter", priority="addon")
@@ -84,7 +82,7 @@ class RedisAddon:
 class IdleClose:
     """Keeps an idle process open until the shared queue has been empty for ``idle_close`` seconds."""
 
-    def __init__(self, crawler: Crawler, idle_close: float = DEFAULT_IDLE_CLOSE) -> None:
+    def __init__(self, crawler: Crawler, idle_close: float = defaults.NEWSCRAWL_REDIS_IDLE_CLOSE) -> None:
         self.crawler = crawler
         self.idle_close = idle_close
         self._idle_since: float | None = None
@@ -94,11 +92,10 @@ class IdleClose:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> IdleClose:
-        settings = crawler.settings
+        settings = with_defaults(crawler.settings)
         if not redis_url(settings):
             raise NotConfigured(f"{URL_SETTING} is not set")
-        fallback = settings.getfloat("SCHEDULER_IDLE_BEFORE_CLOSE", 0) or DEFAULT_IDLE_CLOSE
-        return cls(crawler, settings.getfloat("NEWSCRAWL_REDIS_IDLE_CLOSE", fallback))
+        return cls(crawler, settings.getfloat("NEWSCRAWL_REDIS_IDLE_CLOSE"))
 
     def busy(self, *args: Any, **kwargs: Any) -> None:
         self._idle_since = None

@@ -14,18 +14,19 @@ from scrapy.crawler import Crawler
 from scrapy.spiders import Spider
 from scrapy_redis.scheduler import Scheduler
 
-from newscrawl.crawl.distributed import DEFAULT_PREFIX
+from newscrawl.crawl import defaults
+from newscrawl.crawl.config import with_defaults
 
 logger = logging.getLogger(__name__)
 
-#: seconds between an idle process's looks at the shared queue (NEWSCRAWL_REDIS_POLL_INTERVAL)
-DEFAULT_POLL_INTERVAL = 0.5
 
 
 class RedisScheduler(Scheduler):  # type: ignore[misc]
     """scrapy-redis's scheduler with start requests once per crawl and last-one-out cleanup."""
 
-    def __init__(self, server: Any, *, key_prefix: str = DEFAULT_PREFIX, **kwargs: Any) -> None:
+    def __init__(
+        self, server: Any, *, key_prefix: str = defaults.NEWSCRAWL_REDIS_PREFIX, **kwargs: Any
+    ) -> None:
         kwargs["idle_before_close"] = 0  # never block the reactor in a pop
         super().__init__(server, **kwargs)
         self.key_prefix = key_prefix
@@ -34,10 +35,11 @@ class RedisScheduler(Scheduler):  # type: ignore[misc]
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisScheduler:
-        base = super().from_settings(crawler.settings)
+        settings = with_defaults(crawler.settings)
+        base = super().from_settings(settings)
         instance = cls(
             base.server,
-            key_prefix=crawler.settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX,
+            key_prefix=settings.get("NEWSCRAWL_REDIS_PREFIX") or defaults.NEWSCRAWL_REDIS_PREFIX,
             persist=base.persist,
             flush_on_start=base.flush_on_start,
             queue_key=base.queue_key,
@@ -51,7 +53,7 @@ class RedisScheduler(Scheduler):  # type: ignore[misc]
         # An idle engine asks the scheduler for requests only on its heartbeat (5 s): too slow to notice
         # links other processes push, so an idle process would sit out most of a crawl. Scrapy has no
         # setting for it; the engine's class attribute is overridden on this engine instance.
-        poll = crawler.settings.getfloat("NEWSCRAWL_REDIS_POLL_INTERVAL", DEFAULT_POLL_INTERVAL)
+        poll = settings.getfloat("NEWSCRAWL_REDIS_POLL_INTERVAL")
         if crawler.engine is not None and poll > 0:
             crawler.engine._SLOT_HEARTBEAT_INTERVAL = poll
         return instance

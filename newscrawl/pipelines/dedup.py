@@ -3,8 +3,8 @@
 Runs after stage 2 (it needs the final text) and before the sinks. The SimHash index
 (:class:`~newscrawl.storage.dedup.DuplicateIndex`) lives in the SQLite store (``NEWSCRAWL_SQLITE_PATH``; in
 memory, for this crawl only, when that is off). Settings: ``NEWSCRAWL_DEDUP`` (default True),
-``NEWSCRAWL_DUPLICATE_MAX_DISTANCE`` (Hamming bits, default
-:data:`~newscrawl.storage.dedup.DEFAULT_MAX_DISTANCE`).
+``NEWSCRAWL_DUPLICATE_MAX_DISTANCE`` (Hamming bits; the default and where it comes from:
+:mod:`newscrawl.crawl.defaults`).
 Duplicates are kept, marked; stats count ``newscrawl/duplicates/found``.
 """
 
@@ -17,8 +17,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 
-from newscrawl.pipelines.storage import DEFAULT_SQLITE_PATH
-from newscrawl.storage.dedup import DEFAULT_MAX_DISTANCE, DuplicateIndex
+from newscrawl.crawl.config import with_defaults
+from newscrawl.storage.dedup import DuplicateIndex
 
 logger = logging.getLogger(__name__)
 
@@ -30,11 +30,11 @@ class DuplicatePipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DuplicatePipeline:
-        settings = crawler.settings
-        if not settings.getbool("NEWSCRAWL_DEDUP", True):
+        settings = with_defaults(crawler.settings)
+        if not settings.getbool("NEWSCRAWL_DEDUP"):
             raise NotConfigured("NEWSCRAWL_DEDUP is off")
-        path = settings.get("NEWSCRAWL_SQLITE_PATH", DEFAULT_SQLITE_PATH) or ":memory:"
-        distance = settings.getint("NEWSCRAWL_DUPLICATE_MAX_DISTANCE", DEFAULT_MAX_DISTANCE)
+        path = settings.get("NEWSCRAWL_SQLITE_PATH") or ":memory:"
+        distance = settings.getint("NEWSCRAWL_DUPLICATE_MAX_DISTANCE")
         try:
             index = DuplicateIndex(path, distance)
         except ValueError as e:

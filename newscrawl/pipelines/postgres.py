@@ -15,7 +15,8 @@ import os
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
-from newscrawl.pipelines.storage import DEFAULT_BATCH_SIZE, SinkPipeline
+from newscrawl.crawl.config import with_defaults
+from newscrawl.pipelines.storage import SinkPipeline
 
 logger = logging.getLogger(__name__)
 
@@ -27,20 +28,20 @@ class PostgresPipeline(SinkPipeline):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PostgresPipeline:
-        settings = crawler.settings
+        settings = with_defaults(crawler.settings)
         dsn = settings.get(DSN_SETTING) or os.environ.get(DSN_SETTING)
         if not dsn:
             # off by default: said at debug level (a reason given to NotConfigured is a warning per crawl)
             logger.debug("PostgreSQL sink off: %s is not set", DSN_SETTING)
             raise NotConfigured()
-        from newscrawl.storage.postgres import DEFAULT_RETRY_SECONDS, DEFAULT_SPILL_PATH, PostgresSink
+        from newscrawl.storage.postgres import PostgresSink
 
         sink = PostgresSink(
             dsn,
-            spill_path=settings.get("NEWSCRAWL_POSTGRES_SPILL") or DEFAULT_SPILL_PATH,
-            retry_seconds=settings.getfloat("NEWSCRAWL_POSTGRES_RETRY_SECONDS", DEFAULT_RETRY_SECONDS),
+            spill_path=settings.get("NEWSCRAWL_POSTGRES_SPILL"),
+            retry_seconds=settings.getfloat("NEWSCRAWL_POSTGRES_RETRY_SECONDS"),
         )
-        batch = settings.getint("NEWSCRAWL_SINK_BATCH_SIZE", DEFAULT_BATCH_SIZE)
+        batch = settings.getint("NEWSCRAWL_SINK_BATCH_SIZE")
         return cls(sink, batch, crawler.stats)
 
     def open_spider(self) -> None:

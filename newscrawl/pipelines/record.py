@@ -16,6 +16,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
 from scrapy.statscollectors import StatsCollector
 
+from newscrawl.crawl import defaults
+from newscrawl.crawl.config import with_defaults
 from newscrawl.extract import DEFAULT_TIMEZONE, Extraction
 from newscrawl.items import INTERNAL_FIELDS
 from newscrawl.pipelines.normalize import (
@@ -30,10 +32,6 @@ from newscrawl.pipelines.normalize import (
 logger = logging.getLogger(__name__)
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
-#: fewest characters (white space not counted) a text must keep once the title is taken out of it; below
-#: this the "text" is a page title or a stray line (a truncated page gives its <title>), not a body.
-#: News briefs run from about 60 characters up, so 20 drops no real article.
-MIN_TEXT_CHARS = 20
 #: share of CJK ideographs among the first 500 non-space characters above which unlabelled text is Chinese
 CJK_LANGUAGE_SHARE = 0.3
 
@@ -63,7 +61,7 @@ class RecordPipeline:
         self,
         stats: StatsCollector | None = None,
         export_figures: bool = False,
-        min_text_chars: int = MIN_TEXT_CHARS,
+        min_text_chars: int = defaults.NEWSCRAWL_MIN_TEXT_CHARS,
     ) -> None:
         self.stats = stats
         self.min_text_chars = min_text_chars
@@ -73,11 +71,11 @@ class RecordPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RecordPipeline:
-        settings = crawler.settings
+        settings = with_defaults(crawler.settings)
         pipeline = cls(
             crawler.stats,
-            settings.getbool("NEWSCRAWL_EXPORT_FIGURES", False),
-            settings.getint("NEWSCRAWL_MIN_TEXT_CHARS", MIN_TEXT_CHARS),
+            settings.getbool("NEWSCRAWL_EXPORT_FIGURES"),
+            settings.getint("NEWSCRAWL_MIN_TEXT_CHARS"),
         )
         pipeline.crawler = crawler
         return pipeline

@@ -23,16 +23,14 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.statscollectors import StatsCollector
 from scrapy.utils.defer import deferred_from_coro
 
-from newscrawl.crawl.config import check_output_file
+from newscrawl.crawl import defaults
+from newscrawl.crawl.config import check_output_file, with_defaults
 from newscrawl.items import EXPORT_FIELDS
 from newscrawl.storage.base import Sink
 from newscrawl.storage.sqlite import SqliteSink
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_SQLITE_PATH = "output/newscrawl.sqlite3"
-#: records per write; a batch is also flushed when the spider closes
-DEFAULT_BATCH_SIZE = 100
 #: the finish reason of a crawl stopped because its sink could not write
 SINK_FAILED = "sink_write_failed"
 #: what a sink raises when the storage under it fails (rather than the records being wrong)
@@ -44,7 +42,12 @@ class SinkPipeline:
 
     stats_prefix = "newscrawl/sink"
 
-    def __init__(self, sink: Sink, batch_size: int = DEFAULT_BATCH_SIZE, stats: StatsCollector | None = None):
+    def __init__(
+        self,
+        sink: Sink,
+        batch_size: int = defaults.NEWSCRAWL_SINK_BATCH_SIZE,
+        stats: StatsCollector | None = None,
+    ):
         if batch_size < 1:
             raise ValueError(f"batch size must be at least 1, not {batch_size!r}")
         self.sink = sink
@@ -117,13 +120,14 @@ class SqlitePipeline(SinkPipeline):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SqlitePipeline:
-        path = crawler.settings.get("NEWSCRAWL_SQLITE_PATH", DEFAULT_SQLITE_PATH)
+        settings = with_defaults(crawler.settings)
+        path = settings.get("NEWSCRAWL_SQLITE_PATH")
         if not path:
             raise NotConfigured("NEWSCRAWL_SQLITE_PATH is empty")
         if path != ":memory:":
             check_output_file(path, "NEWSCRAWL_SQLITE_PATH")
-        batch = crawler.settings.getint("NEWSCRAWL_SINK_BATCH_SIZE", DEFAULT_BATCH_SIZE)
-        search = crawler.settings.getbool("NEWSCRAWL_SEARCH_INDEX", True)
+        batch = settings.getint("NEWSCRAWL_SINK_BATCH_SIZE")
+        search = settings.getbool("NEWSCRAWL_SEARCH_INDEX")
         pipeline = cls(SqliteSink(path, search=search), batch, crawler.stats)
         pipeline.crawler = crawler
         return pipeline

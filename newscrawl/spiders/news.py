@@ -29,12 +29,12 @@ from parsel import Selector
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 
-from newscrawl.crawl.config import ConfigError
+from newscrawl.crawl.config import ConfigError, ExtractorOptions, with_defaults
 from newscrawl.crawl.sites import Site
-from newscrawl.extract import Extraction, Limits, extract
+from newscrawl.extract import Extraction, extract
 from newscrawl.extract.decode import decode_html
 from newscrawl.items import NewsItem
-from newscrawl.pipelines.extraction import extractor_settings, looks_binary
+from newscrawl.pipelines.extraction import looks_binary
 from newscrawl.pipelines.normalize import parse_time
 from newscrawl.spiders.feeds import (
     FeedEntry,
@@ -133,8 +133,9 @@ class NewsSpider(scrapy.Spider):
             )
         self.base_url = base_url.rstrip("/") if base_url else None
         self._requested: set[str] = set()
-        #: (algorithm, parameters, limits) from the crawl's settings, read at the first extraction
-        self._extractor: tuple[str, dict[str, Any], Limits] | None = None
+        #: the extractor options of the crawl's settings (None: extraction off), read at the first page
+        self._extractor: ExtractorOptions | None = None
+        self._extractor_read = False
         # domains are left to the offsite middleware (LinkExtractor.allow_domains ignores hosts with a port)
         self._links = LinkExtractor(unique=True)
 
@@ -284,24 +285,27 @@ class NewsSpider(scrapy.Spider):
         yield from self._follow_links(response)
 
     def _extract(self, response: Response) -> Extraction | None:
-        if self.crawler is not None and not self.crawler.settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True):
+        if not self._extractor_read:
+            settings = with_defaults(self.crawler.settings if self.crawler is not None else {})
+            if settings.getbool("NEWSCRAWL_EXTRACT_ENABLED"):
+                self._extractor = ExtractorOptions.from_settings(settings)
+            self._extractor_read = True
+        options = self._extractor
+        if options is None:
             return None
         if looks_binary(response.body):
             return None  # stage 1 drops it and counts it
         self._inc("newscrawl/extract/count")
-        if self._extractor is None:
-            self._extractor = extractor_settings(self.crawler.settings if self.crawler is not None else {})
-        algorithm, params, limits = self._extractor
         return extract(
             response.body,
             response.url,
-            algorithm=algorithm,
+            algorithm=options.algorithm,
             http_charset=header_charset(response),
             timezone=self.site.timezone,
             reference_time=datetime.now(UTC),
             prune_xpath=self.site.exclude,
-            limits=limits,
-            **params,
+            limits=options.limits,
+            **options.params,
         )
 
     def _item(self, response: Response, extraction: Extraction | None = None) -> NewsItem:

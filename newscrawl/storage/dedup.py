@@ -27,6 +27,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from newscrawl.crawl import defaults
 from newscrawl.storage.sqlite import connect
 
 BITS = 64
@@ -34,14 +35,6 @@ BITS = 64
 SHINGLE = 3
 BANDS = 4
 BAND_BITS = BITS // BANDS
-#: default Hamming threshold, from ``newscrawl dedup-eval`` on chinese-wce, daniel-zh, gne-pages and
-#: scrapinghub (491 pages, 120,295 distinct-article pairs): distinct articles are never closer than 15 bits
-#: (the 3 pairs within 3 bits are one story twice in the data: with and without a byline, or one page
-#: stored twice). Same text in other chrome: recall 0.94 at any threshold (misses are extraction
-#: differences). Copies with one paragraph left out spread over 0-14 bits; through the 4x16 banded
-#: lookup their recall rises from 0.28 at 3 to 0.54 at 8 and barely after, with no new false pair --
-#: so 8, leaving 7 bits of margin to the closest distinct articles
-DEFAULT_MAX_DISTANCE = 8
 
 #: scripts written without spaces between words: each character is a token
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -155,7 +148,7 @@ class DuplicateIndex:
     def __init__(
         self,
         path: str | Path,
-        max_distance: int = DEFAULT_MAX_DISTANCE,
+        max_distance: int = defaults.NEWSCRAWL_DUPLICATE_MAX_DISTANCE,
         flush_every: int = DEFAULT_FLUSH_EVERY,
     ) -> None:
         if not 0 <= max_distance < BITS:

@@ -29,6 +29,7 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
+from newscrawl.crawl import defaults
 from newscrawl.storage.base import RECORD_FIELDS
 
 logger = logging.getLogger(__name__)
@@ -55,15 +56,12 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 #: rows per INSERT transaction
 WRITE_CHUNK = 1000
-#: seconds ``close`` keeps retrying an unreachable server before spilling
-DEFAULT_RETRY_SECONDS = 30.0
 #: first back-off delay in seconds; doubled after every failed attempt, up to MAX_BACKOFF
 DEFAULT_BACKOFF = 0.5
 MAX_BACKOFF = 8.0
 #: queued records above which the queue is spilled rather than kept in memory
 DEFAULT_MAX_PENDING = 50_000
 DEFAULT_CONNECT_TIMEOUT = 5
-DEFAULT_SPILL_PATH = "output/postgres-unwritten.jsonl"
 
 
 class PostgresUnavailable(RuntimeError):
@@ -108,8 +106,8 @@ class PostgresSink:
         self,
         dsn: str,
         *,
-        spill_path: str | Path = DEFAULT_SPILL_PATH,
-        retry_seconds: float = DEFAULT_RETRY_SECONDS,
+        spill_path: str | Path = defaults.NEWSCRAWL_POSTGRES_SPILL,
+        retry_seconds: float = defaults.NEWSCRAWL_POSTGRES_RETRY_SECONDS,
         backoff: float = DEFAULT_BACKOFF,
         max_pending: int = DEFAULT_MAX_PENDING,
         connect_timeout: int = DEFAULT_CONNECT_TIMEOUT,

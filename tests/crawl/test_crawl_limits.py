@@ -6,9 +6,9 @@ import pytest
 from scrapy.exceptions import DropItem
 from scrapy.utils.misc import build_from_crawler
 
-from newscrawl.crawl.config import ConfigError
+from newscrawl.crawl.config import ConfigError, limits_from_settings
 from newscrawl.extract.limits import DEFAULT_LIMITS
-from newscrawl.pipelines.extraction import ExtractionPipeline, limits_from_settings
+from newscrawl.pipelines.extraction import ExtractionPipeline
 from newscrawl.pipelines.record import RecordPipeline
 
 from .helpers import article_html, response

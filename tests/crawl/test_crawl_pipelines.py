@@ -8,9 +8,10 @@ import pytest
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.misc import build_from_crawler
 
+from newscrawl.crawl.config import algorithm_params
 from newscrawl.extract import Extraction, params_of
 from newscrawl.items import EXPORT_FIELDS, INTERNAL_FIELDS
-from newscrawl.pipelines.extraction import ExtractionPipeline, algorithm_params
+from newscrawl.pipelines.extraction import ExtractionPipeline
 from newscrawl.pipelines.record import RecordPipeline
 from newscrawl.pipelines.storage import SqlitePipeline
 from newscrawl.storage.sqlite import SqliteSink
