@@ -1,4 +1,4 @@
-"""One home for defaults (newscrawl.crawl.defaults), validators in crawl/config.py, frozen extractor options."""
+"""One home for defaults (crawl/defaults.py), validators in crawl/config.py, frozen extractor options."""
 
 from __future__ import annotations
 
