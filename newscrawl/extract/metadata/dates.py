@@ -18,6 +18,7 @@ time give midnight; values without an offset stay naive (the caller applies the 
 
 from __future__ import annotations
 
+import bisect
 import email.utils
 import re
 from dataclasses import dataclass
@@ -33,6 +34,13 @@ MIN_YEAR = 1990
 FUTURE_SLACK = timedelta(days=1)
 #: structured values longer than this are not handed to dateparser (it is slow and garbles prose)
 DATEPARSER_MAX_CHARS = 40
+#: characters of a structured value read (the longest real ones, "Published: Tuesday, 3 September 2024,
+#: 10:00 AM EDT", are under 60; a meta holding "2024-01-01 " * 8000 cost 1.1 s read whole, issue 14)
+STRUCTURED_VALUE_CHARS = 200
+#: date candidates (a pattern's match around a year, a label or a relative form) one text may yield;
+#: past this the search stops: the chains take the first or the labelled hits, and a page listing
+#: thousands of dates must not cost time in proportion (issue 14)
+MAX_DATE_CANDIDATES = 200
 
 _FULLWIDTH = str.maketrans("０１２３４５６７８９：／－．", "0123456789:/-.")
 _CN_DIGITS = {"〇": 0, "零": 0, "○": 0, "Ｏ": 0, "O": 0, "o": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4,
@@ -231,8 +239,11 @@ _HAS_LETTER = re.compile(r"[A-Za-zäéû]{3}")
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
+    """Windows around the first ``MAX_DATE_CANDIDATES`` anchors, overlapping ones merged."""
     spans: list[tuple[int, int]] = []
-    for m in _ANCHOR.finditer(text):
+    for n, m in enumerate(_ANCHOR.finditer(text)):
+        if n == MAX_DATE_CANDIDATES:
+            break
         lo, hi = max(0, m.start() - ANCHOR_BEFORE), m.end() + ANCHOR_AFTER
         if spans and lo <= spans[-1][1]:
             spans[-1] = (spans[-1][0], hi)
@@ -254,56 +265,82 @@ def find_dates(
     ``reference`` bounds the future and, with ``relative``, enables the relative forms (3小时前,
     昨天 08:30); ``month_first`` reads an ambiguous ``03/05/2021`` as March 5 (US usage) instead of 3 May.
     ``limit`` > 0 keeps that many hits. The full patterns run only around four-digit years (and
-    Chinese-numeral years), so a long text costs little more than one scan for years.
+    Chinese-numeral years), so a long text costs little more than one scan for years. At most
+    ``MAX_DATE_CANDIDATES`` candidates are looked at, and a value repeated (same day, time and label)
+    gives one hit.
 
     >>> [h.when.isoformat() for h in find_dates("发布时间：2010年12月15日 下午02:26 来源：新华网")]
     ['2010-12-15T14:26:00']
     """
     hits: list[DateHit] = []
-    taken: list[tuple[int, int]] = []
+    starts: list[int] = []  # sorted starts and ends of the spans taken (they never overlap)
+    ends: list[int] = []
+    seen: set[tuple[datetime, bool, int]] = set()
+    candidates = 0
 
-    def add(start: int, end: int, when: datetime | None, has_time: bool) -> None:
+    def add(start: int, end: int, when: datetime | None, has_time: bool) -> bool:
+        """Record one candidate; False once ``MAX_DATE_CANDIDATES`` have been looked at."""
+        nonlocal candidates
+        candidates += 1
         if when is None or not plausible(when, reference):
-            return
-        if any(s < end and start < e for s, e in taken):
-            return
-        taken.append((start, end))
-        hits.append(DateHit(when, start, end, has_time, _label(text, start)))
+            return candidates < MAX_DATE_CANDIDATES
+        i = bisect.bisect_left(starts, start)
+        if (i < len(starts) and starts[i] < end) or (i > 0 and ends[i - 1] > start):
+            return candidates < MAX_DATE_CANDIDATES
+        starts.insert(i, start)
+        ends.insert(i, end)
+        label = _label(text, start)
+        if (when, has_time, label) not in seen:  # a value repeated gives one hit, the first
+            seen.add((when, has_time, label))
+            hits.append(DateHit(when, start, end, has_time, label))
+        return candidates < MAX_DATE_CANDIDATES
 
-    for lo, hi in _spans(text):
-        part = text[lo:hi].translate(_FULLWIDTH)
-        for m in _YMD.finditer(part):
-            y, mo = int(m.group("y")), int(m.group("m") or m.group("m2"))
-            d = int(m.group("d") or m.group("d2"))
-            add(lo + m.start(), lo + m.end(), *_with_time(m, y, mo, d))
-        for m in _DMY.finditer(part):
-            a, b, y = int(m.group("d")), int(m.group("m")), int(m.group("y"))
-            if m.group("sep") == "/" and (b > 12 or (month_first and a <= 12)):
-                a, b = b, a
-            add(lo + m.start(), lo + m.end(), *_with_time(m, y, b, a))
-        for m in _DMY2.finditer(part):
-            yy = int(m.group("y"))
-            y = 2000 + yy if 2000 + yy <= (reference or datetime.now(UTC)).year + 1 else 1900 + yy
-            add(lo + m.start(), lo + m.end(), *_with_time(m, y, int(m.group("m")), int(m.group("d"))))
-        if "年" in part:
-            for m in _CN_YMD.finditer(part):
-                y = int("".join(str(_CN_DIGITS.get(c, 0)) for c in m.group("y")))
-                mo, d = _cn_number(m.group("m")), _cn_number(m.group("d"))
-                add(lo + m.start(), lo + m.end(), make_date(y, mo, d) if mo > 0 and d > 0 else None, False)
-        if _HAS_LETTER.search(part):
-            for rx in (_MDY, _DMONY):
-                for m in rx.finditer(part):
-                    month = MONTHS.get(m.group("mon").lower())
-                    if month:
-                        y, d = int(m.group("y")), int(m.group("d"))
-                        add(lo + m.start(), lo + m.end(), *_with_time(m, y, month, d))
-    if relative:
-        for m in _SHORT.finditer(text):
-            first = "y" if m.group("y") else ("m" if m.group("m") else "m2")
-            add(m.start(first), m.end(), *_short(m, reference))
-    if relative and reference is not None:
-        for m in _RELATIVE.finditer(text):
-            add(m.start(), m.end(), *_relative(m, reference))
+    def scan() -> None:
+        for lo, hi in _spans(text):
+            part = text[lo:hi].translate(_FULLWIDTH)
+            for m in _YMD.finditer(part):
+                y, mo = int(m.group("y")), int(m.group("m") or m.group("m2"))
+                d = int(m.group("d") or m.group("d2"))
+                if not add(lo + m.start(), lo + m.end(), *_with_time(m, y, mo, d)):
+                    return
+            for m in _DMY.finditer(part):
+                a, b, y = int(m.group("d")), int(m.group("m")), int(m.group("y"))
+                if m.group("sep") == "/" and (b > 12 or (month_first and a <= 12)):
+                    a, b = b, a
+                if not add(lo + m.start(), lo + m.end(), *_with_time(m, y, b, a)):
+                    return
+            for m in _DMY2.finditer(part):
+                yy = int(m.group("y"))
+                y = 2000 + yy if 2000 + yy <= (reference or datetime.now(UTC)).year + 1 else 1900 + yy
+                when = _with_time(m, y, int(m.group("m")), int(m.group("d")))
+                if not add(lo + m.start(), lo + m.end(), *when):
+                    return
+            if "年" in part:
+                for m in _CN_YMD.finditer(part):
+                    y = int("".join(str(_CN_DIGITS.get(c, 0)) for c in m.group("y")))
+                    mo, d = _cn_number(m.group("m")), _cn_number(m.group("d"))
+                    day = make_date(y, mo, d) if mo > 0 and d > 0 else None
+                    if not add(lo + m.start(), lo + m.end(), day, False):
+                        return
+            if _HAS_LETTER.search(part):
+                for rx in (_MDY, _DMONY):
+                    for m in rx.finditer(part):
+                        month = MONTHS.get(m.group("mon").lower())
+                        if month:
+                            y, d = int(m.group("y")), int(m.group("d"))
+                            if not add(lo + m.start(), lo + m.end(), *_with_time(m, y, month, d)):
+                                return
+        if relative:
+            for m in _SHORT.finditer(text):
+                first = "y" if m.group("y") else ("m" if m.group("m") else "m2")
+                if not add(m.start(first), m.end(), *_short(m, reference)):
+                    return
+        if relative and reference is not None:
+            for m in _RELATIVE.finditer(text):
+                if not add(m.start(), m.end(), *_relative(m, reference)):
+                    return
+
+    scan()
     hits.sort(key=lambda h: h.start)
     return hits[:limit] if limit > 0 else hits
 
@@ -331,7 +368,7 @@ def parse_value(
     >>> parse_value("2019-02-30") is None
     True
     """
-    value = value.strip().translate(_FULLWIDTH)
+    value = value.strip()[:STRUCTURED_VALUE_CHARS].translate(_FULLWIDTH)
     if not value:
         return None
     when: datetime | None = None

@@ -1,0 +1,62 @@
+"""Date search in text and structured values (newscrawl.extract.metadata.dates): bounded work."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import pytest
+
+from newscrawl.extract import extract
+from newscrawl.extract.metadata import dates
+from newscrawl.extract.metadata.dates import MAX_DATE_CANDIDATES, find_dates, parse_value
+
+#: the issue-14 input: one date repeated 8,000 times (88 kB) in a single value
+REPEATED = "2024-01-01 " * 8000
+BODY = "<p>" + "这是一段新闻正文，讲述了本地发生的一件事情。" * 12 + "</p>"
+
+
+def distinct_days(n: int) -> str:
+    start = date(2000, 1, 1)
+    return " ".join((start + timedelta(days=i)).isoformat() for i in range(n))
+
+
+def test_a_repeated_date_gives_one_hit():
+    hits = find_dates(REPEATED)
+    assert [h.when for h in hits] == [datetime(2024, 1, 1)]
+
+
+def test_distinct_dates_are_capped():
+    hits = find_dates(distinct_days(3 * MAX_DATE_CANDIDATES))
+    assert len(hits) == MAX_DATE_CANDIDATES
+    assert hits[0].when == datetime(2000, 1, 1)
+
+
+def test_candidates_looked_at_are_capped(monkeypatch: pytest.MonkeyPatch):
+    calls = 0
+    real = dates._with_time
+
+    def counting(*args):
+        nonlocal calls
+        calls += 1
+        return real(*args)
+
+    monkeypatch.setattr(dates, "_with_time", counting)
+    assert parse_value(REPEATED) == datetime(2024, 1, 1)
+    find_dates(REPEATED + distinct_days(1000))
+    assert 0 < calls <= 2 * MAX_DATE_CANDIDATES
+
+
+@pytest.mark.parametrize(
+    "head, top",
+    [
+        (f'<meta property="article:published_time" content="{REPEATED}">', ""),
+        (f'<script type="application/ld+json">{{"datePublished":"{REPEATED}"}}</script>', ""),
+        ("", f'<time datetime="{REPEATED}">x</time>'),
+    ],
+    ids=["meta", "json-ld", "time"],
+)
+def test_a_value_repeating_a_date_thousands_of_times_is_read_once(head: str, top: str):
+    html = f"<html><head>{head}</head><body><h1>T</h1>{top}<div>{BODY}{BODY}</div></body></html>"
+    r = extract(html, timezone=None)
+    assert r.error is None
+    assert r.published_at is not None and r.published_at.startswith("2024-01-01")
