@@ -45,6 +45,10 @@ DOWNLOADER_MIDDLEWARES = {
     # after RobotsTxtMiddleware (100), so offsite, incremental and robots.txt rules apply to the original
     # URLs (robots.txt itself is then fetched through the replay prefix); before the cache (900)
     "newscrawl.middlewares.ReplayMiddleware": 120,
+    # next to the downloader: archives responses as received (NEWSCRAWL_WARC_DIR), and answers requests
+    # from archives instead of the network (NEWSCRAWL_WARC_REPLAY, set by `newscrawl reextract`)
+    "newscrawl.crawl.warc.WarcMiddleware": 950,
+    "newscrawl.crawl.warc.WarcReplayMiddleware": 960,
 }
 # distributed crawling: installs the Redis scheduler when NEWSCRAWL_REDIS_URL is set, nothing otherwise
 ADDONS = {

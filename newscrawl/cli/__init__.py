@@ -20,6 +20,7 @@ from typing import Any
 from newscrawl import __version__
 from newscrawl.cli.explain import SUBCOMMANDS as EXPLAIN_SUBCOMMANDS
 from newscrawl.cli.scale import SUBCOMMANDS as SCALE_SUBCOMMANDS
+from newscrawl.cli.warc import SUBCOMMANDS as WARC_SUBCOMMANDS
 
 Subparsers = Any  # argparse._SubParsersAction has no public name
 
@@ -101,7 +102,10 @@ def add_extract(sub: Subparsers) -> None:
         "extract", help="extract the text and metadata of HTML files",
         description="Extract main text, title, publish time and author of each HTML file ('-' reads stdin).",
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="HTML file, or - for standard input")
+    p.add_argument(
+        "paths", nargs="+", metavar="PATH",
+        help="HTML file, - for standard input, or a .warc/.warc.gz archive (each HTML response in it)",
+    )
     _algorithm_option(p, many=False)
     p.add_argument(
         "--format", "-f", choices=("json", "jsonl", "text"),
@@ -116,24 +120,44 @@ def _read_input(path: str) -> bytes:
     return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
 
 
+def _pages(paths: Sequence[str], url: str | None) -> Any:
+    """(label, page bytes, URL, HTTP charset) of every input: a file, stdin, or each HTML response of a
+    WARC archive. An input that cannot be read gives (label, None, message, None).
+    """
+    for path in paths:
+        if path.endswith((".warc", ".warc.gz")):
+            from newscrawl.storage.warc import archived_responses
+
+            try:
+                for n, archived in enumerate(archived_responses([path])):
+                    if archived.status == 200 and archived.is_html():
+                        yield f"{path}#{n}", archived.decoded_body(), archived.url, archived.charset()
+            except ValueError as e:
+                yield path, None, str(e), None
+            continue
+        try:
+            yield path, _read_input(path), url, None
+        except OSError as e:
+            yield path, None, f"cannot read {path}: {e.strerror or e}", None
+
+
 def run_extract(args: argparse.Namespace) -> int:
     from newscrawl.extract import extract
 
-    fmt = args.format or ("json" if len(args.paths) == 1 else "jsonl")
+    warcs = any(p.endswith((".warc", ".warc.gz")) for p in args.paths)
+    fmt = args.format or ("json" if len(args.paths) == 1 and not warcs else "jsonl")
     status = OK
     first = True
-    for path in args.paths:
-        try:
-            page = _read_input(path)
-        except OSError as e:
-            print(f"newscrawl extract: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+    for path, page, url, charset in _pages(args.paths, args.url):
+        if page is None:
+            print(f"newscrawl extract: {url}", file=sys.stderr)
             status = BAD_INPUT
             continue
-        result = extract(page, url=args.url, algorithm=args.algorithm)
+        result = extract(page, url=url, algorithm=args.algorithm, http_charset=charset)
         if fmt == "text":
             if not first:
                 print()
-            if len(args.paths) > 1:
+            if len(args.paths) > 1 or warcs:
                 print(f"==> {path} <==")
             print(result.title or "")
             print()
@@ -326,7 +350,7 @@ def run_demo(args: argparse.Namespace) -> int:
 
 #: every subcommand: a function that adds its parser to the subparsers and sets ``run``
 SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
-    add_extract, add_eval, add_bench, add_demo, *SCALE_SUBCOMMANDS, *EXPLAIN_SUBCOMMANDS
+    add_extract, add_eval, add_bench, add_demo, *SCALE_SUBCOMMANDS, *EXPLAIN_SUBCOMMANDS, *WARC_SUBCOMMANDS
 ]
 
 

@@ -79,6 +79,12 @@ NEWSCRAWL_REDIS_POLL_INTERVAL = 0.5
 # -- fetching ----------------------------------------------------------------------------------------------
 #: fetch every URL as prefix + URL (web-archive replay), keeping the original URLs ('': off)
 NEWSCRAWL_REPLAY_PREFIX = ""
+#: a folder: every response is archived there as gzipped WARC 1.1 ('': off; newscrawl.crawl.warc)
+NEWSCRAWL_WARC_DIR = ""
+#: bytes: a new WARC file once one reaches this size (the size Heritrix uses)
+NEWSCRAWL_WARC_MAX_BYTES = 1_000_000_000
+#: WARC files that answer every request instead of the network (set by `newscrawl reextract`)
+NEWSCRAWL_WARC_REPLAY: list[str] = []
 
 #: every setting above by name
 DEFAULTS: dict[str, Any] = {

@@ -1,0 +1,60 @@
+"""``newscrawl reextract WARC...``: the pipelines run again over archived pages, without the network.
+
+Follows :mod:`newscrawl.cli`'s pattern (``add_<name>(subparsers)`` sets ``run``); listed in
+:data:`SUBCOMMANDS`, which :mod:`newscrawl.cli` appends to its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+Subparsers = Any
+
+OK, FAILED, BAD_INPUT = 0, 1, 2
+
+
+def add_reextract(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "reextract", help="run the spider, extraction and sinks again over WARC archives of a crawl",
+        description="Replay WARC archives written by a crawl with NEWSCRAWL_WARC_DIR through the site's "
+        "spider, stage 1, stage 2 and the sinks, with no network: last month's crawl, today's extractor.",
+    )
+    p.add_argument("warcs", nargs="+", metavar="WARC", help=".warc or .warc.gz files")
+    p.add_argument("--site", metavar="NAME", help="the site spider (default: the one named in the archives)")
+    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="also write the records as JSON lines")
+    p.add_argument("--db", metavar="FILE", help="the SQLite store (default: setting NEWSCRAWL_SQLITE_PATH)")
+    p.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", help="a Scrapy setting")
+    p.set_defaults(run=run_reextract)
+
+
+def run_reextract(args: argparse.Namespace) -> int:
+    from newscrawl.crawl.warc import reextract
+
+    settings: dict[str, Any] = {"LOG_LEVEL": "WARNING"}
+    for pair in args.set:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            print(f"newscrawl reextract: -s expects NAME=VALUE, got {pair!r}", file=sys.stderr)
+            return BAD_INPUT
+        settings[name] = value
+    if args.output:
+        settings["FEEDS"] = {str(args.output): {"format": "jsonlines", "overwrite": True}}
+    if args.db:
+        settings["NEWSCRAWL_SQLITE_PATH"] = args.db
+    stats = reextract([str(p) for p in args.warcs], site=args.site, settings=settings)
+    replayed = int(stats.get("newscrawl/warc/replayed", 0))
+    items = int(stats.get("item_scraped_count", 0))
+    dropped = int(stats.get("item_dropped_count", 0))
+    missing = int(stats.get("newscrawl/warc/not_archived", 0))
+    print(
+        f"newscrawl reextract: {replayed} archived responses replayed, {items} records written, "
+        f"{dropped} dropped, {missing} links to pages not in the archives ignored"
+    )
+    return OK if stats.get("finish_reason") == "finished" and replayed else FAILED
+
+
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_reextract]

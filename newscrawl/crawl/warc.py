@@ -1,0 +1,313 @@
+"""WARC archives of a crawl, and a crawl answered from archives (``newscrawl reextract``).
+
+``NEWSCRAWL_WARC_DIR`` (off when empty) switches on :class:`WarcMiddleware`, a downloader middleware
+placed next to the downloader: every response is written as received (before decompression, redirects
+or retries), with the request that fetched it and a ``metadata`` record (crawl id, spider, how the spider
+meant to handle the page: ``kind``); each item scraped or dropped adds a ``metadata`` record with the
+extraction outcome. Records go to gzipped WARC 1.1 files (:mod:`newscrawl.storage.warc`, warcio) named
+``<spider>-<UTC start>-<serial>.warc.gz`` in that folder, a new file once ``NEWSCRAWL_WARC_MAX_BYTES`` is
+reached. A write that fails (full disk) is logged and counted; the crawl goes on.
+
+:class:`WarcReplayMiddleware` (``NEWSCRAWL_WARC_REPLAY``: WARC files) answers requests from archives with
+no network, and :func:`reextract` runs a site's real spider, stage 1, stage 2 and the sinks over them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import uuid
+from collections import OrderedDict
+from http import HTTPStatus
+from typing import Any
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import Headers, Response
+from scrapy.responsetypes import responsetypes
+from scrapy.spiders import Spider
+from scrapy.statscollectors import StatsCollector
+from warcio.statusandheaders import StatusAndHeaders
+
+from newscrawl import __version__
+from newscrawl.crawl.config import ConfigError
+from newscrawl.storage.warc import ArchiveEntry, RotatingWarcWriter, read, scan
+
+logger = logging.getLogger(__name__)
+
+#: the meta key carrying the URL a replayed request stands for (set by ReplayMiddleware)
+_ORIGINAL_URL_META = "newscrawl_original_url"
+#: how many recent responses' record ids are kept to tie an item's outcome record to its response
+_RECENT_RECORDS = 10_000
+#: framing that no longer describes the stored payload (Scrapy has already de-chunked it)
+_FRAMING_HEADERS = {b"transfer-encoding"}
+
+
+def _http_headers(status_line: str, headers: Headers, protocol: str = "HTTP/1.1") -> StatusAndHeaders:
+    pairs = [
+        (key.decode("latin-1"), value.decode("latin-1"))
+        for key, values in headers.items()
+        if key.lower() not in _FRAMING_HEADERS
+        for value in values
+    ]
+    return StatusAndHeaders(status_line, pairs, protocol=protocol)
+
+
+class WarcMiddleware:
+    """Downloader middleware writing every fetched response, its request and metadata to WARC files."""
+
+    def __init__(self, directory: str, max_bytes: int, stats: StatsCollector | None = None) -> None:
+        if max_bytes < 1_000:
+            raise ConfigError(f"NEWSCRAWL_WARC_MAX_BYTES: must be at least 1000, got {max_bytes}")
+        self.directory = directory
+        self.max_bytes = max_bytes
+        self.stats = stats
+        self.crawl_id = uuid.uuid4().hex
+        self.writer: RotatingWarcWriter | None = None
+        self._recent: OrderedDict[str, str] = OrderedDict()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> WarcMiddleware:
+        directory = crawler.settings.get("NEWSCRAWL_WARC_DIR")
+        if not directory:
+            raise NotConfigured
+        mw = cls(str(directory), crawler.settings.getint("NEWSCRAWL_WARC_MAX_BYTES"), crawler.stats)
+        crawler.signals.connect(mw.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(mw.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(mw.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(mw.item_dropped, signal=signals.item_dropped)
+        return mw
+
+    def spider_opened(self, spider: Spider) -> None:
+        info = {
+            "software": f"newscrawl/{__version__}",
+            "format": "WARC File Format 1.1",
+            "isPartOf": spider.name,
+            "description": f"newscrawl crawl {self.crawl_id} of {spider.name}",
+        }
+        self.writer = RotatingWarcWriter(self.directory, spider.name, self.max_bytes, info)
+        self.spider_name = spider.name
+
+    def spider_closed(self, spider: Spider) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            logger.info("WARC: %d file(s) in %s", len(self.writer.paths), self.directory)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        if self.writer is None:
+            return response
+        original = request.meta.get(_ORIGINAL_URL_META) or request.url
+        try:
+            self._write_exchange(original, request, response)
+        except OSError as e:  # a full disk costs the archive, never the crawl
+            logger.error("WARC: cannot write %s: %s", original, e)
+            self._inc("newscrawl/warc/write_errors")
+        return response
+
+    def _write_exchange(self, url: str, request: Request, response: Response) -> None:
+        assert self.writer is not None
+        proto = getattr(response, "protocol", None) or "HTTP/1.1"
+        status = f"{response.status} {_reason(response.status)}"
+        http = _http_headers(status, response.headers, protocol=proto)
+        if response.body and not http.get_header("Content-Length"):
+            http.add_header("Content-Length", str(len(response.body)))
+        elif http.get_header("Content-Length"):
+            http.replace_header("Content-Length", str(len(response.body)))
+        resp = self.writer.record(url, "response", payload=io.BytesIO(response.body), http_headers=http)
+        resp_id = resp.rec_headers.get_header("WARC-Record-ID")
+        path = request.url.split("/", 3)[3] if request.url.count("/") >= 3 else ""
+        req_http = _http_headers(f"{request.method} /{path} {proto}", request.headers, protocol="")
+        req = self.writer.record(
+            url,
+            "request",
+            payload=io.BytesIO(request.body),
+            http_headers=req_http,
+            warc_headers_dict={"WARC-Concurrent-To": resp_id},
+        )
+        meta = {
+            "crawl": self.crawl_id,
+            "spider": self.spider_name,
+            "kind": request.meta.get("newscrawl_kind"),
+        }
+        meta_rec = self.writer.record(
+            url,
+            "metadata",
+            payload=io.BytesIO(json.dumps(meta).encode()),
+            warc_content_type="application/json",
+            warc_headers_dict={"WARC-Concurrent-To": resp_id},
+        )
+        self.writer.write(resp)
+        self.writer.write(req)
+        self.writer.write(meta_rec)
+        self._recent[url] = resp_id
+        if len(self._recent) > _RECENT_RECORDS:
+            self._recent.popitem(last=False)
+        self._inc("newscrawl/warc/responses")
+
+    def _outcome(self, item: Any, outcome: str, reason: str | None = None) -> None:
+        if self.writer is None:
+            return
+        url = item.get("url") if hasattr(item, "get") else None
+        if not url:
+            return
+        extraction = item.get("extraction") if hasattr(item, "get") else None
+        facts: dict[str, Any] = {"crawl": self.crawl_id, "spider": self.spider_name, "outcome": outcome}
+        if reason:
+            facts["reason"] = reason
+        for key in ("canonical_url", "algorithm", "page_kind", "page_class", "extract_error"):
+            value = item.get(key)
+            if value is not None and not isinstance(value, bytes):
+                facts[key] = value
+        if extraction is not None and getattr(extraction, "error", None):
+            facts["extract_error"] = extraction.error
+        headers = {"WARC-Refers-To": self._recent[url]} if url in self._recent else {}
+        try:
+            self.writer.write(
+                self.writer.record(
+                    url,
+                    "metadata",
+                    payload=io.BytesIO(json.dumps(facts, ensure_ascii=False, default=str).encode()),
+                    warc_content_type="application/json",
+                    warc_headers_dict=headers,
+                )
+            )
+        except OSError as e:
+            logger.error("WARC: cannot write the outcome of %s: %s", url, e)
+            self._inc("newscrawl/warc/write_errors")
+
+    def item_scraped(self, item: Any, response: Response, spider: Spider) -> None:
+        self._outcome(item, "stored")
+
+    def item_dropped(self, item: Any, response: Response, exception: BaseException, spider: Spider) -> None:
+        self._outcome(item, "dropped", str(exception))
+
+    def _inc(self, key: str) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(key)
+
+
+def _reason(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Unknown"
+
+
+class WarcReplayMiddleware:
+    """Answers every request from WARC archives (``NEWSCRAWL_WARC_REPLAY``: a list of files); no network.
+
+    The archives are indexed once (URL -> file and offset; payloads stay on disk and are read when asked
+    for). A request for a URL the archives do not hold is ignored and counted
+    (``newscrawl/warc/not_archived``).
+    """
+
+    def __init__(self, paths: list[str], stats: StatsCollector | None = None) -> None:
+        self.stats = stats
+        self.index: dict[str, ArchiveEntry] = {}
+        for path in paths:
+            for entry in scan(path):
+                self.index.setdefault(entry.url, entry)
+
+    def start_points(self) -> list[tuple[str, str]]:
+        """(url, kind) of every archived response the crawl's spider handled, in archive order."""
+        return [(e.url, e.kind) for e in self.index.values() if e.kind]
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> WarcReplayMiddleware:
+        paths = crawler.settings.getlist("NEWSCRAWL_WARC_REPLAY")
+        if not paths:
+            raise NotConfigured
+        try:
+            return cls(paths, crawler.stats)
+        except ValueError as e:
+            raise ConfigError(f"NEWSCRAWL_WARC_REPLAY: {e}") from e
+
+    def process_request(self, request: Request) -> Response:
+        entry = self.index.get(request.url)
+        if entry is None:
+            if self.stats is not None:
+                self.stats.inc_value("newscrawl/warc/not_archived")
+            raise IgnoreRequest(f"not in the archive: {request.url}")
+        archived = read(entry)
+        headers = Headers(archived.headers)
+        cls = responsetypes.from_args(headers=headers, url=archived.url, body=archived.body)
+        if self.stats is not None:
+            self.stats.inc_value("newscrawl/warc/replayed")
+        return cls(
+            url=archived.url,
+            status=archived.status,
+            headers=headers,
+            body=archived.body,
+            request=request,
+            protocol="HTTP/1.1",
+        )
+
+
+#: settings every re-extraction runs with: answers from the archives only, nothing skipped or re-archived
+REEXTRACT_SETTINGS: dict[str, Any] = {
+    "ROBOTSTXT_OBEY": False,  # robots.txt was obeyed when the archive was made
+    "HTTPCACHE_ENABLED": False,
+    "NEWSCRAWL_REPLAY_PREFIX": "",
+    "NEWSCRAWL_WARC_DIR": "",
+    "NEWSCRAWL_INCREMENTAL": False,  # every archived article is extracted again
+    "AUTOTHROTTLE_ENABLED": False,
+    "DOWNLOAD_DELAY": 0,
+    "RETRY_ENABLED": False,
+    "CONCURRENT_REQUESTS": 32,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 32,
+}
+
+
+def reextract(
+    paths: list[str], *, site: str | None = None, settings: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Run site ``site``'s spider and the pipelines over WARC ``paths``; returns the crawl stats.
+
+    The spider starts from every archived response it handled when the archive was made (with the kind
+    it meant then), so the records are those of the original crawl, extracted by today's code. Links to
+    pages the archives do not hold are ignored and counted. ``site`` defaults to the spider named in the
+    archives' metadata; archives of several spiders need it. ``settings`` override the project's (the
+    sinks, ``FEEDS``, the extractor...). Raises :class:`ConfigError` for a bad archive or site.
+    """
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.utils.project import get_project_settings
+
+    from newscrawl.crawl.config import on_start_up_error
+
+    replay = WarcReplayMiddleware(paths)
+    names = sorted({e.spider for e in replay.index.values() if e.spider})
+    if site is None:
+        if len(names) != 1:
+            found = ", ".join(names) or "none (not made by newscrawl?)"
+            raise ConfigError(f"--site: the archives name {len(names)} spiders ({found}); say which one")
+        site = names[0]
+    points = replay.start_points()
+    if not points:
+        raise ConfigError("the archives hold no response a newscrawl spider handled (no newscrawl metadata)")
+    project = get_project_settings()
+    project.setmodule("newscrawl.settings", priority="project")
+    for key, value in {**REEXTRACT_SETTINGS, **(settings or {})}.items():
+        project.set(key, value, "cmdline")
+    project.set("NEWSCRAWL_WARC_REPLAY", list(paths), "cmdline")
+    process = CrawlerProcess(project)
+    try:
+        spidercls = process.spider_loader.load(site)
+    except KeyError as e:
+        raise ConfigError(f"--site: no spider named {site!r}") from e
+    attrs = {"start": _archived_start, "archived": points, "__module__": __name__}
+    replay_cls = type(spidercls.__name__, (spidercls,), attrs)
+    crawler = process.create_crawler(replay_cls)
+    failed: list[BaseException] = []
+    on_start_up_error(process.crawl(crawler), failed.append)
+    process.start()
+    if failed:
+        raise failed[0]
+    return dict(crawler.stats.get_stats()) if crawler.stats else {}
+
+
+async def _archived_start(self: Any) -> Any:
+    """``start()`` of a re-extraction: every archived page the spider handled, as it handled it then."""
+    for url, kind in self.archived:
+        yield Request(url, callback=self.parse, cb_kwargs={"kind": kind}, meta={"newscrawl_kind": kind})

@@ -1,0 +1,195 @@
+"""WARC 1.1 files (warcio): a size-rotating writer, and a reader of response records.
+
+Scrapy-free, so ``newscrawl extract`` can read archives (newscrawl's own, or Common Crawl's CC-NEWS files)
+without loading the crawler. The crawl side is :mod:`newscrawl.crawl.warc`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import IO, Any
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.warcwriter import WARCWriter
+
+_CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
+
+
+class RotatingWarcWriter:
+    """Writes WARC 1.1 records to gzipped files in ``directory``, starting a new file at ``max_bytes``."""
+
+    def __init__(self, directory: str | Path, prefix: str, max_bytes: int, info: dict[str, str]) -> None:
+        self.directory = Path(directory)
+        self.prefix = prefix
+        self.max_bytes = max_bytes
+        self.info = info
+        self.started = datetime.now(UTC).strftime("%Y%m%d%H%M%S")
+        self.serial = 0
+        self.paths: list[Path] = []
+        self._file: IO[bytes] | None = None
+        self._writer: WARCWriter | None = None
+
+    def _open(self) -> WARCWriter:
+        if self._writer is None:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            path = self.directory / f"{self.prefix}-{self.started}-{self.serial:05d}.warc.gz"
+            self.serial += 1
+            self._file = path.open("xb")
+            self._writer = WARCWriter(self._file, gzip=True, warc_version="1.1")
+            self.paths.append(path)
+            self._writer.write_record(self._writer.create_warcinfo_record(path.name, self.info))
+        return self._writer
+
+    def write(self, record: Any) -> None:
+        writer = self._open()
+        writer.write_record(record)
+        if self._file is not None and self._file.tell() >= self.max_bytes:
+            self.close()
+
+    def record(self, *args: Any, **kwargs: Any) -> Any:
+        """A record made by the current file's writer (``WARCWriter.create_warc_record``'s arguments)."""
+        return self._open().create_warc_record(*args, **kwargs)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        self._file = None
+        self._writer = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedResponse:
+    """One response record of a WARC file: what was fetched, and how the crawl meant to handle it.
+
+    ``body`` is the payload as the server sent it (``Content-Encoding`` still applied, see
+    :meth:`decoded_body`); ``kind`` and ``spider`` come from newscrawl's metadata record, when present.
+    """
+
+    url: str
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+    kind: str | None = None
+    spider: str | None = None
+
+    def header(self, name: str) -> str:
+        for key, value in self.headers:
+            if key.lower() == name.lower():
+                return value
+        return ""
+
+    def charset(self) -> str | None:
+        """The charset the Content-Type header declares, if any."""
+        m = _CHARSET.search(self.header("Content-Type"))
+        return m.group(1) if m else None
+
+    def is_html(self) -> bool:
+        ctype = self.header("Content-Type").lower()
+        return "html" in ctype or (not ctype and self.decoded_body(4096).lstrip()[:1] == b"<")
+
+    def decoded_body(self, max_bytes: int = 8 * 1024 * 1024) -> bytes:
+        """The payload with gzip/deflate content coding undone, at most ``max_bytes`` (a bomb is cut)."""
+        coding = self.header("Content-Encoding").lower().strip()
+        if coding not in ("gzip", "x-gzip", "deflate"):
+            return self.body[:max_bytes]
+        wbits = 47 if coding != "deflate" else 15  # 47: gzip or zlib header, detected
+        try:
+            inflater = zlib.decompressobj(wbits)
+            out = inflater.decompress(self.body, max_bytes)
+        except zlib.error:
+            try:  # raw deflate, as some servers send it
+                out = zlib.decompressobj(-15).decompress(self.body, max_bytes)
+            except zlib.error:
+                return self.body[:max_bytes]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveEntry:
+    path: str
+    offset: int
+    url: str
+    kind: str | None
+    spider: str | None
+
+
+def scan(path: str | Path) -> list[ArchiveEntry]:
+    """The response records of one file (offsets, kinds from metadata), without keeping payloads.
+
+    Cached per file (path, size, modification time): a re-extraction indexes an archive once.
+    """
+    p = Path(path).resolve()
+    try:
+        st = p.stat()
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read: {e.strerror or e}") from e
+    return list(_scan_cached(str(p), st.st_size, st.st_mtime_ns))
+
+
+@lru_cache(maxsize=64)
+def _scan_cached(path: str, size: int, mtime_ns: int) -> tuple[ArchiveEntry, ...]:
+    return tuple(_scan(path))
+
+
+def _scan(path: str | Path) -> Iterator[ArchiveEntry]:
+    entries: dict[str, ArchiveEntry] = {}
+    order: list[str] = []
+    try:
+        with open(path, "rb") as stream:
+            it = ArchiveIterator(stream)
+            for record in it:
+                rtype = record.rec_type
+                if rtype == "response" and record.http_headers is not None:
+                    rid = record.rec_headers.get_header("WARC-Record-ID")
+                    url = record.rec_headers.get_header("WARC-Target-URI")
+                    entries[rid] = ArchiveEntry(str(path), it.get_record_offset(), url, None, None)
+                    order.append(rid)
+                elif rtype == "metadata":
+                    to = record.rec_headers.get_header("WARC-Concurrent-To")
+                    if to in entries:
+                        try:
+                            facts = json.loads(record.content_stream().read(65_536))
+                        except ValueError:
+                            continue
+                        if isinstance(facts, dict):
+                            old = entries[to]
+                            entries[to] = ArchiveEntry(
+                                old.path, old.offset, old.url, facts.get("kind"), facts.get("spider")
+                            )
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read: {e.strerror or e}") from e
+    except Exception as e:  # warcio raises ArchiveLoadFailed and friends for what is not a WARC
+        raise ValueError(f"{path}: not a WARC file: {e}") from e
+    for rid in order:
+        yield entries[rid]
+
+
+def read(entry: ArchiveEntry) -> ArchivedResponse:
+    with open(entry.path, "rb") as stream:
+        stream.seek(entry.offset)
+        record = next(iter(ArchiveIterator(stream)))
+        assert record.http_headers is not None
+        return ArchivedResponse(
+            url=entry.url,
+            status=int(record.http_headers.get_statuscode() or 0),
+            headers=list(record.http_headers.headers),
+            body=record.raw_stream.read(),
+            kind=entry.kind,
+            spider=entry.spider,
+        )
+
+
+def archived_responses(paths: Iterable[str | Path]) -> Iterator[ArchivedResponse]:
+    """Every response record of the WARC files, in order; a file that is not a WARC raises ValueError."""
+    for path in paths:
+        for entry in scan(path):
+            yield read(entry)
+
+
