@@ -115,6 +115,7 @@ INT_SETTINGS: dict[str, tuple[int | None, int | None]] = {
     "NEWSCRAWL_MIN_TEXT_CHARS": (0, None),
     "NEWSCRAWL_SINK_BATCH_SIZE": (1, None),
     "NEWSCRAWL_DUPLICATE_MAX_DISTANCE": (0, 63),  # a Hamming distance between 64-bit SimHashes
+    "NEWSCRAWL_WARC_MAX_BYTES": (1_000, None),
 }
 
 
