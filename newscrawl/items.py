@@ -9,24 +9,10 @@ from __future__ import annotations
 
 import scrapy
 
-#: the public fields of a record, in export order
-EXPORT_FIELDS: tuple[str, ...] = (
-    "url",
-    "canonical_url",
-    "site",
-    "title",
-    "published_at",
-    "author",
-    "text",
-    "page_kind",
-    "page_class",
-    "algorithm",
-    "language",
-    "crawled_at",
-    "content_hash",
-    "reason",
-    "duplicate_of",
-)
+from newscrawl.storage.base import RECORD_FIELDS
+
+#: the public fields of a record, in export order (defined with the sinks, which never import Scrapy)
+EXPORT_FIELDS: tuple[str, ...] = RECORD_FIELDS
 
 #: internal fields, never exported
 INTERNAL_FIELDS: tuple[str, ...] = (

@@ -368,7 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     args.argv = argv
-    from newscrawl.crawl.config import ConfigError
+    from newscrawl.crawl.errors import ConfigError
 
     # a bad setting or a file that cannot be read or written is one line, not a traceback
     try:

@@ -31,12 +31,9 @@ from urllib.parse import unquote, urlsplit
 from scrapy.settings import BaseSettings
 
 from newscrawl.crawl.defaults import DEFAULTS
+from newscrawl.crawl.errors import ConfigError  # its own module: importable without Scrapy
 from newscrawl.extract import ALGORITHMS, Limits, params_of
 from newscrawl.extract.limits import DEFAULT_LIMITS
-
-
-class ConfigError(ValueError):
-    """A setting, argument or output path that cannot be used; the message names it."""
 
 
 def _reason(e: OSError) -> str:

@@ -8,10 +8,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from newscrawl.items import EXPORT_FIELDS
-
-#: the keys a record handed to a sink carries (missing ones are stored as NULL)
-RECORD_FIELDS: tuple[str, ...] = EXPORT_FIELDS
+#: the public fields of a record, in export order: the keys a record handed to a sink carries (missing
+#: ones are stored as NULL), and the fields of feed exports (``newscrawl.items.EXPORT_FIELDS``)
+RECORD_FIELDS: tuple[str, ...] = (
+    "url",
+    "canonical_url",
+    "site",
+    "title",
+    "published_at",
+    "author",
+    "text",
+    "page_kind",
+    "page_class",
+    "algorithm",
+    "language",
+    "crawled_at",
+    "content_hash",
+    "reason",
+    "duplicate_of",
+)
 
 
 @runtime_checkable
