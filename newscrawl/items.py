@@ -1,8 +1,9 @@
 """The record a crawl produces, one per article page.
 
 Fields in :data:`EXPORT_FIELDS` are the public record (feed exports and sinks). ``body``,
-``http_charset``, ``extraction`` and ``overrides`` are internal hand-overs from the spider to the
-pipelines; stage 1 removes the raw body and stage 2 the rest, so raw HTML is never exported.
+``http_charset``, ``extraction``, ``overrides`` and the rest of :data:`INTERNAL_FIELDS` are internal
+hand-overs from the spider to the pipelines; stage 1 removes the raw body and stage 2 the rest, so raw
+HTML is never exported. ``fingerprint`` goes from stage 1 to the duplicate pipeline, which removes it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ INTERNAL_FIELDS: tuple[str, ...] = (
     "overrides",
     "timezone",
     "prune_xpath",
+    "url_kind",
 )
 
 
@@ -49,3 +51,5 @@ class NewsItem(scrapy.Item):
     overrides = scrapy.Field()  # values found by the site's XPath overrides: title/published_at/author/body
     timezone = scrapy.Field()  # the site's time zone, for times without an offset
     prune_xpath = scrapy.Field()  # the site's xpath.exclude: elements removed before extraction
+    url_kind = scrapy.Field()  # "article" when the site's URL patterns say so: the page-kind step is skipped
+    fingerprint = scrapy.Field()  # (content hash, SimHash) of the extracted text, from stage 1 for dedup

@@ -6,9 +6,10 @@ system``. ``scrapy crawl`` (:mod:`newscrawl.commands.crawl`) and ``newscrawl`` p
 without a traceback. :class:`ConfigAddon` runs :func:`check_settings` on every crawl's final settings
 (project, site file, command line), after giving them newscrawl's defaults
 (:mod:`newscrawl.crawl.defaults`) for what none of those set: newscrawl's true/false and numeric
-settings, the per-page limits, the extractor and its ``NEWSCRAWL_<ALGO>_<PARAM>`` parameters (unknown
-names too), the replay prefix, and the SQLite and feed files. Site files
-(:class:`~newscrawl.crawl.sites.SiteFileError`) and spider arguments raise ConfigErrors too.
+settings, the per-page limits, the extraction workers and their kill limit, the extractor and its
+``NEWSCRAWL_<ALGO>_<PARAM>`` parameters (unknown names too), the replay prefix, and the SQLite and feed
+files. Site files (:class:`~newscrawl.crawl.sites.SiteFileError`) and spider arguments raise ConfigErrors
+too.
 
 >>> try:
 ...     check_output_file("/dev/null/x.sqlite3", "NEWSCRAWL_SQLITE_PATH")
@@ -206,6 +207,38 @@ def limits_from_settings(settings: Mapping[str, Any] | BaseSettings) -> Limits:
     return Limits(**values)  # type: ignore[arg-type]
 
 
+def extract_workers(settings: Mapping[str, Any] | BaseSettings) -> int:
+    """Worker processes ``NEWSCRAWL_EXTRACT_WORKERS`` asks for (None or '': CPUs - 1, at least 1)."""
+    from newscrawl.crawl.workers import default_workers
+
+    raw = settings.get("NEWSCRAWL_EXTRACT_WORKERS")
+    if raw is None or raw == "":
+        return default_workers()
+    try:
+        workers = int(raw)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(
+            f"NEWSCRAWL_EXTRACT_WORKERS: expected a whole number (0: inline), got {raw!r}"
+        ) from e
+    if workers < 0:
+        raise ConfigError(f"NEWSCRAWL_EXTRACT_WORKERS: must be 0 (inline) or more, got {raw!r}")
+    return workers
+
+
+def kill_after(settings: Mapping[str, Any] | BaseSettings) -> float | None:
+    """Seconds ``NEWSCRAWL_EXTRACT_KILL_AFTER`` gives a worker on one page (0, None or '': never killed)."""
+    raw = settings.get("NEWSCRAWL_EXTRACT_KILL_AFTER")
+    if raw is None or raw == "":
+        return None
+    try:
+        seconds = float(raw)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"NEWSCRAWL_EXTRACT_KILL_AFTER: expected seconds (0: never), got {raw!r}") from e
+    if seconds < 0:
+        raise ConfigError(f"NEWSCRAWL_EXTRACT_KILL_AFTER: must be 0 (never) or more, got {raw!r}")
+    return seconds or None
+
+
 @dataclass(frozen=True)
 class ExtractorOptions:
     """What every extraction of a crawl uses, in the pipeline and in the spider (which extracts pages no
@@ -262,6 +295,8 @@ def check_settings(settings: BaseSettings) -> None:
         _check_int(settings, name, low, high)
     check_algorithm_settings(settings)
     limits_from_settings(settings)
+    extract_workers(settings)
+    kill_after(settings)
     prefix = settings.get("NEWSCRAWL_REPLAY_PREFIX")
     if prefix and not str(prefix).startswith(("http://", "https://")):
         raise ConfigError(f"NEWSCRAWL_REPLAY_PREFIX: not an http(s) URL prefix: {prefix!r}")

@@ -35,7 +35,7 @@ from newscrawl.extract.limits import (
 from newscrawl.extract.listpage import kind_and_entries
 from newscrawl.extract.metadata import collect_page_meta, find_author, find_published, find_title
 from newscrawl.extract.page import Page
-from newscrawl.extract.result import NOT_FOUND, BodyResult, Extraction, Found, freeze
+from newscrawl.extract.result import NOT_FOUND, BodyResult, Extraction, Found, PageKind, freeze
 
 logger = logging.getLogger(__name__)
 
@@ -147,6 +147,7 @@ def extract(
     timezone: str | None = DEFAULT_TIMEZONE,
     prune_xpath: str | Sequence[str] | None = None,
     limits: Limits | None = None,
+    page_kind: PageKind | None = None,
     **params: Any,
 ) -> Extraction:
     """Extract the main text and metadata of one page: :func:`prepare_page`, then :func:`run`.
@@ -157,7 +158,10 @@ def extract(
     ``prune_xpath`` removes the elements one or more XPath expressions select before any extractor runs
     (a site's promo boxes, say); a bad expression raises ValueError.
     ``limits`` bounds the work on the page (size, elements, depth, time; see ``limits.py``): a page over
-    a limit gives an ``error`` naming it, except size, which cuts the page and says so in ``figures``.
+    a limit gives an ``error`` naming it, except size, which cuts the page and says so in ``figures``;
+    the time budget covers every stage, metadata included.
+    ``page_kind`` is the kind the caller already knows (a crawler whose URL pattern says "article"): the
+    page-kind classifier is then skipped (``figures["page_kind"]`` says so) and no list entries are read.
 
     >>> r = extract("<html><body><h1>T</h1><p>" + "正文内容。" * 40 + "</p></body></html>")
     >>> r.algorithm, r.text[:5]
@@ -165,12 +169,16 @@ def extract(
     """
     algo_params = make_params(algorithm, params)
     check_timezone(timezone)
+    check_page_kind(page_kind)
     compile_xpaths(prune_xpath)  # a bad expression raises here, before any work
     try:
         prepared = prepare_page(html, url, http_charset=http_charset, prune_xpath=prune_xpath, limits=limits)
     except PageError as e:
         return Extraction(url=url, encoding=e.encoding, error=str(e))
-    return run(prepared, algorithm, algo_params, reference_time=reference_time, timezone=timezone)
+    return run(
+        prepared, algorithm, algo_params,
+        reference_time=reference_time, timezone=timezone, page_kind=page_kind,
+    )  # fmt: skip
 
 
 def make_params(algorithm: str, params: Mapping[str, Any]) -> Any:
@@ -191,6 +199,12 @@ def check_timezone(timezone: str | None) -> None:
             raise ValueError(f"unknown time zone {timezone!r}: {hint}") from e
 
 
+def check_page_kind(page_kind: str | None) -> None:
+    """Raise ValueError unless ``page_kind`` is None, ``"article"`` or ``"list"``."""
+    if page_kind not in (None, "article", "list"):
+        raise ValueError(f"page_kind must be 'article', 'list' or None, not {page_kind!r}")
+
+
 def run(
     prepared: PreparedPage,
     algorithm: str = "auto",
@@ -198,14 +212,16 @@ def run(
     *,
     reference_time: datetime | None = None,
     timezone: str | None = DEFAULT_TIMEZONE,
+    page_kind: PageKind | None = None,
 ) -> Extraction:
     """The run step of :func:`extract`: classify, extract the body, find the metadata, within the page's
-    time budget. Never raises for a bad page: the ``Extraction`` has ``error`` set instead."""
+    time budget. Never raises for a bad page: the ``Extraction`` has ``error`` set instead. A given
+    ``page_kind`` skips the page-kind classifier."""
     if algo_params is None:
         algo_params = make_params(algorithm, {})
     url, encoding = prepared.page.url, prepared.encoding
     try:
-        result = _run(prepared, algorithm, algo_params, reference_time, timezone)
+        result = _run(prepared, algorithm, algo_params, reference_time, timezone, page_kind)
         if prepared.cut_bytes:
             cut_figures = {"cut_bytes": prepared.cut_bytes, "max_body_bytes": prepared.limits.max_body_bytes}
             result = dataclasses.replace(result, figures=freeze({**result.figures, "limits": cut_figures}))
@@ -230,14 +246,19 @@ def _run(
     algo_params: Any,
     reference_time: datetime | None,
     timezone: str | None,
+    known_kind: PageKind | None = None,
 ) -> Extraction:
     page, budget = prepared.page, prepared.budget
     stats = page.stats
     short_threshold = getattr(algo_params, "short_threshold", SHORT_THRESHOLD_BYTES)
     cls = page.classification(short_threshold)
     body: BodyResult = REGISTRY[algorithm].run(page, algo_params)
-    kind, entries, kind_figures = kind_and_entries(page)
     budget.check("body extraction")
+    if known_kind is None:
+        kind, entries, kind_figures = kind_and_entries(page)
+        budget.check("page kind")
+    else:
+        kind, entries, kind_figures = known_kind, (), {"reason": "given by the caller"}
     produced_by = str(body.figures.get("chosen", algorithm))
     failures: dict[str, str] = {}
     title = _guarded("title", failures, find_title, page, body)

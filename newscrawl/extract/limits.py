@@ -14,9 +14,11 @@ limit              default      when a page goes over it
 ``max_depth``      200          ``error`` names the limit. lxml's HTML parser stops reading at depth
                                 256 and drops the rest of the page, so a page nested that deep
                                 cannot be extracted faithfully; 200 reports it before that cut.
-``time_budget``    5 s          checked between stages (parse, clean, body, metadata); a page over
-                                budget gives an ``error`` naming the stage. A running stage is not
-                                interrupted: the size and element limits bound what one stage costs.
+``time_budget``    5 s          checked after each stage (parse, clean, body, page kind, metadata);
+                                a page over budget gives an ``error`` naming the stage. A running
+                                stage is not interrupted: the size and element limits bound what one
+                                stage costs, and a crawler's worker process is killed at a hard
+                                limit (``NEWSCRAWL_EXTRACT_KILL_AFTER``).
 =================  ===========  ==================================================================
 
 Nothing in the extraction library recurses on tree depth (the walks are ``iter``/``iterwalk`` loops),

@@ -116,6 +116,21 @@ class Extraction:
             out[name] = value
         return out
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Extraction:
+        """The extraction :meth:`to_dict` gave (how a result crosses a process boundary: read-only
+        mappings cannot be pickled).
+
+        >>> e = Extraction(text="t", figures=freeze({"a": {"b": 1}}), entries=(ListEntry("x", "/x"),))
+        >>> Extraction.from_dict(e.to_dict()) == e
+        True
+        """
+        values = dict(data)
+        for name in ("figures", "sources"):
+            values[name] = freeze(values.get(name))
+        values["entries"] = tuple(ListEntry(**entry) for entry in values.get("entries") or ())
+        return cls(**values)
+
 
 def _thaw(mapping: Mapping[str, Any]) -> dict[str, Any]:
     return {k: _thaw(v) if isinstance(v, Mapping) else v for k, v in mapping.items()}

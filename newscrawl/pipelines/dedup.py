@@ -5,7 +5,9 @@ Runs after stage 2 (it needs the final text) and before the sinks. The SimHash i
 memory, for this crawl only, when that is off). Settings: ``NEWSCRAWL_DEDUP`` (default True),
 ``NEWSCRAWL_DUPLICATE_MAX_DISTANCE`` (Hamming bits; the default and where it comes from:
 :mod:`newscrawl.crawl.defaults`).
-Duplicates are kept, marked; stats count ``newscrawl/duplicates/found``.
+Duplicates are kept, marked; stats count ``newscrawl/duplicates/found``. The SimHash an extraction
+worker computed (item field ``fingerprint``: content hash and SimHash of the text) is used when the
+record's text is that text, so the reactor does not fingerprint.
 """
 
 from __future__ import annotations
@@ -52,7 +54,11 @@ class DuplicatePipeline:
         if not text:
             return item
         key = item.get("canonical_url") or item["url"]
-        match = self.index.add(key, text)
+        fingerprint = item.pop("fingerprint", None)
+        if fingerprint and fingerprint[0] == item.get("content_hash"):
+            match = self.index.add_fingerprint(key, fingerprint[1])  # computed by the extraction worker
+        else:
+            match = self.index.add(key, text)
         item["duplicate_of"] = match.canonical_url if match else None
         if match and self.stats is not None:
             self.stats.inc_value("newscrawl/duplicates/found")

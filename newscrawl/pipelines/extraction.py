@@ -8,6 +8,15 @@ The algorithm, its parameters and the per-page limits travel as one
 come from ``NEWSCRAWL_MAX_BODY_BYTES``, ``NEWSCRAWL_MAX_NODES``,
 ``NEWSCRAWL_MAX_DEPTH`` and ``NEWSCRAWL_TIME_BUDGET`` (seconds); a page over one is dropped by stage 2
 as ``extract_error`` with the limit named.
+
+Extraction runs in ``NEWSCRAWL_EXTRACT_WORKERS`` worker processes (:mod:`newscrawl.crawl.workers`;
+default: CPUs - 1, at least 1; 0 extracts on the reactor thread, for debugging): ``process_item``
+returns a Deferred and the reactor goes on downloading. With ``NEWSCRAWL_DEDUP`` on, the worker also
+computes the text's SimHash (item field ``fingerprint``, used by the duplicate pipeline). A worker that
+crashes on a page, or is still busy ``NEWSCRAWL_EXTRACT_KILL_AFTER`` seconds later (killed), costs that
+page only: it is dropped as ``extract_error`` and counted (``newscrawl/extract/worker_crashed``,
+``.../worker_killed``; ``.../worker_start`` when a replacement does not start). Items whose URL
+pattern says "article" skip the page-kind classifier.
 """
 
 from __future__ import annotations
@@ -19,9 +28,20 @@ from typing import Any
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.statscollectors import StatsCollector
+from twisted.internet.defer import Deferred
 
-from newscrawl.crawl.config import ExtractorOptions, with_defaults
-from newscrawl.extract import DEFAULT_TIMEZONE, extract
+from newscrawl.crawl.config import ExtractorOptions, extract_workers, kill_after, with_defaults
+from newscrawl.crawl.workers import (
+    PageResult,
+    PageTask,
+    WorkerFailed,
+    WorkerPool,
+    page_job,
+    page_result,
+    run_page_job,
+    warm_extraction,
+)
+from newscrawl.extract import DEFAULT_TIMEZONE, Extraction
 
 logger = logging.getLogger(__name__)
 
@@ -47,22 +67,82 @@ def looks_binary(body: bytes, share: float = BINARY_CONTROL_SHARE) -> bool:
 
 
 class ExtractionPipeline:
-    """Runs :func:`newscrawl.extract.extract` once per item that does not carry an extraction yet."""
+    """Runs :func:`newscrawl.extract.extract` once per item that does not carry an extraction yet, in
+    ``workers`` worker processes, or inline when ``workers`` is 0."""
 
-    def __init__(self, options: ExtractorOptions | None = None, stats: StatsCollector | None = None):
+    def __init__(
+        self,
+        options: ExtractorOptions | None = None,
+        stats: StatsCollector | None = None,
+        *,
+        workers: int = 0,
+        kill_after: float | None = None,
+        fingerprint: bool = False,
+    ) -> None:
         self.options = options or ExtractorOptions()
         self.stats = stats
+        self.workers = workers
+        self.kill_after = kill_after
+        self.fingerprint = fingerprint
+        self.pool: WorkerPool | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
         settings = with_defaults(crawler.settings)
         if not settings.getbool("NEWSCRAWL_EXTRACT_ENABLED"):
             raise NotConfigured("NEWSCRAWL_EXTRACT_ENABLED is off")
-        return cls(ExtractorOptions.from_settings(settings), crawler.stats)
+        return cls(
+            ExtractorOptions.from_settings(settings),
+            crawler.stats,
+            workers=extract_workers(settings),
+            kill_after=kill_after(settings),
+            fingerprint=settings.getbool("NEWSCRAWL_DEDUP"),
+        )
+
+    def open_spider(self) -> None:
+        """Start the workers (they warm up in parallel), or warm dateparser here when extracting inline."""
+        if self.workers:
+            self.pool = WorkerPool(
+                run_page_job, self.workers, kill_after=self.kill_after, warm=warm_extraction
+            )
+            self.pool.start()
+            logger.info("extracting in %d worker process(es)", self.workers)
+        else:
+            warm_extraction()
+
+    def close_spider(self) -> None:
+        if self.pool is None:
+            return
+        self.pool.close()
+        if self.stats is not None:
+            self.stats.set_value("newscrawl/workers/started", self.pool.started)
+            if self.pool.peak_rss_kib:
+                self.stats.set_value("newscrawl/workers/peak_rss_kib", sum(self.pool.peak_rss_kib))
+        self.pool = None
 
     def _inc(self, key: str) -> None:
         if self.stats is not None:
             self.stats.inc_value(key)
+
+    def task(self, item: Any, body: bytes) -> PageTask:
+        """The extraction of ``item`` as a task for a worker."""
+        reference = None
+        if item.get("crawled_at"):
+            reference = datetime.fromisoformat(item["crawled_at"])
+        prune = item.get("prune_xpath")
+        return PageTask(
+            body=body,
+            url=item["url"],
+            algorithm=self.options.algorithm,
+            params=dict(self.options.params),
+            limits=self.options.limits,
+            http_charset=item.get("http_charset"),
+            reference_time=reference,
+            timezone=item.get("timezone") or DEFAULT_TIMEZONE,
+            prune_xpath=tuple(prune) if isinstance(prune, list) else prune,
+            page_kind=item.get("url_kind"),
+            fingerprint=self.fingerprint,
+        )
 
     def process_item(self, item: Any) -> Any:
         if "url" not in item or item.get("extraction") is not None:
@@ -72,20 +152,34 @@ class ExtractionPipeline:
         if looks_binary(body):
             self._inc("newscrawl/dropped/binary")
             raise DropItem(f"binary content served as a page: {item['url']}")
-        reference = None
-        if item.get("crawled_at"):
-            reference = datetime.fromisoformat(item["crawled_at"])
-        result = extract(
-            body,
-            item["url"],
-            algorithm=self.options.algorithm,
-            http_charset=item.get("http_charset"),
-            reference_time=reference,
-            timezone=item.get("timezone") or DEFAULT_TIMEZONE,
-            prune_xpath=item.get("prune_xpath"),
-            limits=self.options.limits,
-            **self.options.params,
+        task = self.task(item, body)
+        if self.pool is None:
+            return self._done(item, page_job(task))
+        from twisted.internet import reactor
+
+        done: Deferred[Any] = Deferred()
+        future = self.pool.submit(task)
+        future.add_done_callback(
+            lambda f: reactor.callFromThread(done.callback, f)  # type: ignore[attr-defined]
         )
+        done.addCallback(lambda f: self._done(item, self._outcome(item["url"], f)))
+        return done
+
+    def _outcome(self, url: str, future: Any) -> PageResult:
+        """The worker's result, or a failed extraction saying what happened to the worker."""
+        error = future.exception()
+        if error is None:
+            return page_result(future.result())
+        if isinstance(error, WorkerFailed):
+            self._inc(f"newscrawl/extract/worker_{error.how}")
+            logger.warning("extraction of %s lost its worker: %s", url, error)
+            return PageResult(Extraction(url=url, error=str(error)))
+        logger.error("extraction of %s failed in its worker: %s", url, error)
+        return PageResult(Extraction(url=url, error=f"internal error: {error}"))
+
+    def _done(self, item: Any, result: PageResult) -> Any:
         self._inc("newscrawl/extract/count")
-        item["extraction"] = result
+        item["extraction"] = result.extraction
+        if result.fingerprint is not None:
+            item["fingerprint"] = result.fingerprint
         return item

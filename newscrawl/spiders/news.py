@@ -261,7 +261,7 @@ class NewsSpider(scrapy.Spider):
         url = response.url
         if kind == "article" or (kind == "auto" and self.site.is_article(url)):
             self._inc("newscrawl/pages/article")
-            yield self._item(response)
+            yield self._item(response, url_kind="article")
             if self.site.follow_from_articles:
                 yield from self._follow_links(response)
             return
@@ -308,7 +308,11 @@ class NewsSpider(scrapy.Spider):
             **options.params,
         )
 
-    def _item(self, response: Response, extraction: Extraction | None = None) -> NewsItem:
+    def _item(
+        self, response: Response, extraction: Extraction | None = None, url_kind: str | None = None
+    ) -> NewsItem:
+        """The item of an article page; ``url_kind`` "article" when the URL patterns say so (stage 1 then
+        skips the page-kind classifier)."""
         item = NewsItem(
             url=response.url,
             canonical_url=canonical_url(response.body, response.url),
@@ -324,6 +328,8 @@ class NewsSpider(scrapy.Spider):
             item["prune_xpath"] = self.site.exclude
         if extraction is not None:
             item["extraction"] = extraction
+        if url_kind is not None:
+            item["url_kind"] = url_kind
         if self.site.xpath:
             item["overrides"] = self.overrides(response)
         return item

@@ -221,7 +221,10 @@ class DuplicateIndex:
 
     def add(self, canonical_url: str, text: str) -> Match | None:
         """Index ``text`` under ``canonical_url``; the first copy it duplicates, if any."""
-        fingerprint = simhash(text)
+        return self.add_fingerprint(canonical_url, simhash(text))
+
+    def add_fingerprint(self, canonical_url: str, fingerprint: int) -> Match | None:
+        """:meth:`add` for a text whose :func:`simhash` is known (0: no tokens, not indexed)."""
         if fingerprint == 0:
             return None
         row = self.db.execute(

@@ -25,7 +25,8 @@ def make_spider(site_data: dict[str, Any]) -> Callable[..., NewsSpider]:
 
     def make(settings: dict[str, Any] | None = None, site: dict[str, Any] | None = None, **kwargs: Any):
         spidercls = spider_class_for(parse_site({**site_data, **(site or {})}, "portal.toml"))
-        crawler = get_crawler(spidercls, settings or {})
+        # the pipeline stages run inline here (their worker processes have tests of their own)
+        crawler = get_crawler(spidercls, {"NEWSCRAWL_EXTRACT_WORKERS": 0, **(settings or {})})
         crawler.spider = crawler._create_spider(**kwargs)
         return crawler.spider
 

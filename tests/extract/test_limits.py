@@ -100,3 +100,17 @@ def test_page_over_the_time_budget_gives_an_error() -> None:
 
 def test_limits_do_not_change_a_normal_extraction() -> None:
     assert extract(ARTICLE) == extract(ARTICLE, limits=Limits.unlimited())
+
+
+def test_time_budget_covers_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from newscrawl.extract import api
+
+    def slow_author(*args: object, **kwargs: object) -> object:
+        time.sleep(0.3)  # a metadata chain that runs long (dateparser on a hostile value, say)
+        return api.NOT_FOUND
+
+    monkeypatch.setattr(api, "find_author", slow_author)
+    r = extract(ARTICLE, limits=Limits(time_budget=0.25))
+    assert r.error and "after metadata" in r.error and "time_budget" in r.error

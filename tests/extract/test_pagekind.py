@@ -44,3 +44,18 @@ def test_a_short_article_with_many_related_links_stays_an_article_when_it_shows_
     )
     assert extract(html).page_kind == "article"
     assert extract(html.replace("<h1>城南过街天桥正式通行</h1>", "")).page_kind == "list"
+
+
+def test_a_kind_the_caller_knows_skips_the_classifier():
+    page = (FIXTURES / "home_sina.html").read_bytes()
+    url = EXPECTED["home_sina.html"]["url"]
+    assert extract(page, url).page_kind == "list"
+    told = extract(page, url, page_kind="article")
+    assert told.page_kind == "article" and told.entries == ()
+    assert told.figures["page_kind"]["reason"] == "given by the caller"
+    assert told.text == extract(page, url).text
+
+
+def test_an_unknown_page_kind_raises_early():
+    with pytest.raises(ValueError, match="page_kind"):
+        extract("<p>x</p>", page_kind="gallery")

@@ -188,3 +188,29 @@ def test_a_url_added_again_before_writing_keeps_its_place(tmp_path):
 def test_bad_batch_size_is_refused():
     with pytest.raises(ValueError, match="flush_every"):
         DuplicateIndex(":memory:", flush_every=0)
+
+
+def test_pipeline_uses_the_workers_fingerprint_only_for_the_text_it_was_made_from(tmp_path):
+    from scrapy.utils.misc import build_from_crawler
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.items import NewsItem
+    from newscrawl.pipelines.dedup import DuplicatePipeline
+
+    crawler = get_crawler(settings_dict={"NEWSCRAWL_SQLITE_PATH": str(tmp_path / "c.sqlite3")})
+    crawler.stats.open_spider()
+    pipeline = build_from_crawler(DuplicatePipeline, crawler)
+    pipeline.open_spider()
+    pipeline.process_item(NewsItem(url="http://a/1", canonical_url="http://a/1", text=STORY))
+    other = "The harbour board approved a new plan for the old docks on Tuesday evening, after a long debate."
+
+    def item(n: int, made_from: str) -> NewsItem:
+        # a fingerprint of STORY handed over with a text that is not STORY
+        return NewsItem(url=f"http://b/{n}", canonical_url=f"http://b/{n}", text=other,
+                        content_hash=made_from, fingerprint=("hash-of-story", simhash(STORY)))
+
+    used = pipeline.process_item(item(1, "hash-of-story"))
+    ignored = pipeline.process_item(item(2, "hash-of-another-text"))
+    pipeline.close_spider()
+    assert used["duplicate_of"] == "http://a/1" and ignored["duplicate_of"] is None
+    assert "fingerprint" not in used and "fingerprint" not in ignored

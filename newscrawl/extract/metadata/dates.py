@@ -410,6 +410,12 @@ def _dateparser(value: str, reference: datetime | None, languages: list[str] | N
 DATEPARSER_CACHE_SIZE = 4096
 
 
+def warm_up() -> None:
+    """Load dateparser and its locale data now (its first call takes about 0.25 s), leaving the cache
+    empty: what a long-running process calls once at start so that no page pays for it."""
+    _dateparser_cached.__wrapped__("07 October 2020", None, None)
+
+
 @lru_cache(maxsize=DATEPARSER_CACHE_SIZE)
 def _dateparser_cached(
     value: str, reference: datetime | None, languages: tuple[str, ...] | None

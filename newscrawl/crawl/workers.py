@@ -1,0 +1,332 @@
+"""Extraction off the reactor: a pool of worker processes that each extract one page at a time.
+
+:class:`WorkerPool` runs a task function (here :func:`page_job`: extraction and the text's SimHash) in
+``workers`` processes. Each process has a dispatcher thread in the crawler that hands it one task, waits
+for the answer and resolves the task's :class:`~concurrent.futures.Future`; the reactor thread never
+waits. A worker that dies on a page (a crash in a C library, the OOM killer) or is still busy
+``kill_after`` seconds later (killed) costs that page only: its future fails with :class:`WorkerFailed`
+and a fresh worker takes its place.
+
+Workers are forked from a fork server started once (so a replacement starts in milliseconds, never by
+forking the threaded crawler), ignore SIGINT (a Ctrl-C in the terminal reaches the whole process group;
+the crawler decides when they stop) and exit when the crawler's end of their pipe closes, so none
+outlives a crawler that was killed.
+
+The pool does not bound its queue: the crawler does. Scrapy stops downloading while the responses its
+scraper holds exceed ``SCRAPER_SLOT_MAX_ACTIVE_SIZE`` bytes, and a response is held until its item has
+left the pipelines, so the pages waiting here are bounded by that setting.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import queue
+import resource
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from datetime import datetime
+from multiprocessing.connection import Connection
+from typing import Any
+
+from newscrawl.extract import Extraction, Limits, extract
+from newscrawl.extract.metadata.dates import warm_up
+
+logger = logging.getLogger(__name__)
+
+#: seconds a new worker may take to import the extraction library and warm dateparser before it is
+#: taken for broken (typically 0.5-1 s; a loaded 2-core machine can take several times that)
+START_TIMEOUT = 60.0
+#: seconds a worker asked to stop may take before it is killed
+STOP_TIMEOUT = 5.0
+#: modules the fork server imports once, so that every worker forked from it starts with them loaded
+PRELOAD = ["newscrawl.crawl.workers"]
+
+
+def default_workers() -> int:
+    """CPUs this process may use, less one for the reactor; at least 1."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, cpus - 1)
+
+
+class WorkerFailed(Exception):
+    """A worker crashed, was killed or did not start; ``how`` is ``crashed``, ``killed`` or ``start``."""
+
+    def __init__(self, how: str, message: str) -> None:
+        super().__init__(message)
+        self.how = how
+
+
+# -- the job ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageTask:
+    """One page to extract, with everything ``extract`` needs; picklable."""
+
+    body: bytes
+    url: str
+    algorithm: str = "auto"
+    params: dict[str, Any] = field(default_factory=dict)
+    limits: Limits | None = None
+    http_charset: str | None = None
+    reference_time: datetime | None = None
+    timezone: str | None = None
+    prune_xpath: str | tuple[str, ...] | None = None
+    page_kind: str | None = None
+    #: also compute the SimHash of the cleaned text (for the near-duplicate pipeline)
+    fingerprint: bool = False
+
+
+@dataclass(frozen=True)
+class PageResult:
+    extraction: Extraction
+    #: (content hash, SimHash) of the cleaned extracted text, when asked for and there is text
+    fingerprint: tuple[str, int] | None = None
+
+
+def page_job(task: PageTask) -> PageResult:
+    """Extract one page (and fingerprint its text): the work a worker does, and an inline crawl."""
+    from newscrawl.pipelines.normalize import clean_text, content_hash
+    from newscrawl.storage.dedup import simhash
+
+    result = extract(
+        task.body,
+        task.url,
+        algorithm=task.algorithm,
+        http_charset=task.http_charset,
+        reference_time=task.reference_time,
+        timezone=task.timezone,
+        prune_xpath=task.prune_xpath,
+        limits=task.limits,
+        page_kind=task.page_kind,  # type: ignore[arg-type]
+        **task.params,
+    )
+    fingerprint = None
+    if task.fingerprint and result.text:
+        text = clean_text(result.text)
+        fingerprint = (content_hash(text), simhash(text))
+    return PageResult(result, fingerprint)
+
+
+def run_page_job(task: PageTask) -> tuple[dict[str, Any], tuple[str, int] | None]:
+    """:func:`page_job` with a picklable answer (an Extraction's read-only mappings cannot cross a pipe)."""
+    result = page_job(task)
+    return result.extraction.to_dict(), result.fingerprint
+
+
+def page_result(answer: tuple[dict[str, Any], tuple[str, int] | None]) -> PageResult:
+    """The :class:`PageResult` of :func:`run_page_job`'s answer."""
+    data, fingerprint = answer
+    return PageResult(Extraction.from_dict(data), fingerprint)
+
+
+def warm_extraction() -> None:
+    """What a worker does before its first page: load dateparser's data (0.25 s on a first call)."""
+    warm_up()
+
+
+# -- the worker process -----------------------------------------------------------------------------------
+
+_READY = "ready"
+_TASK, _STOP_WORKER = "task", "stop"
+
+
+def _worker_main(conn: Connection, task: Callable[[Any], Any], warm: Callable[[], None] | None) -> None:
+    """A worker's loop: answer ``(True, value)`` or ``(False, error text)`` per ``(_TASK, payload)``
+    until told to stop (``(_STOP_WORKER,)``: it answers with its peak RSS in KiB) or the crawler's end
+    of the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if warm is not None:
+        warm()
+    conn.send(_READY)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message[0] != _TASK:
+            conn.send(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+            return
+        try:
+            answer: tuple[bool, Any] = (True, task(message[1]))
+        except Exception as e:  # the task's own error: this page fails, the worker goes on
+            answer = (False, f"{type(e).__name__}: {e}")
+        conn.send(answer)
+
+
+# -- the pool -----------------------------------------------------------------------------------------------
+
+_STOP = object()
+
+
+class WorkerPool:
+    """``workers`` processes running ``task`` (a module-level function, as processes import it by name).
+
+    >>> pool = WorkerPool(abs, workers=1); pool.start()
+    >>> pool.submit(-3).result(timeout=60)
+    3
+    >>> pool.close()
+    """
+
+    def __init__(
+        self,
+        task: Callable[[Any], Any],
+        workers: int,
+        *,
+        kill_after: float | None = None,
+        warm: Callable[[], None] | None = None,
+        start_method: str = "forkserver",
+    ) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, not {workers!r}")
+        if kill_after is not None and kill_after <= 0:
+            raise ValueError(f"kill_after must be positive or None, not {kill_after!r}")
+        self.task = task
+        self.workers = workers
+        self.kill_after = kill_after
+        self.warm = warm
+        self.context = multiprocessing.get_context(start_method)
+        if start_method == "forkserver":
+            self.context.set_forkserver_preload(PRELOAD)
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+        #: tasks whose worker crashed / was killed, and workers started (replacements included)
+        self.crashed = 0
+        self.killed = 0
+        self.started = 0
+        #: the peak resident set size (KiB) each worker stopped by :meth:`close` reported
+        self.peak_rss_kib: list[int] = []
+
+    # -- life cycle
+
+    def start(self) -> None:
+        """Start the workers (each imports the library and warms up before it takes a task)."""
+        if self._threads:
+            return
+        for n in range(self.workers):
+            thread = threading.Thread(target=self._dispatch, name=f"newscrawl-worker-{n}", daemon=True)
+            self._threads.append(thread)
+            thread.start()
+
+    def close(self, timeout: float = STOP_TIMEOUT) -> None:
+        """Let the queued tasks finish, then stop every worker (killing one that does not stop)."""
+        for _ in self._threads:
+            self._queue.put(_STOP)
+        for thread in self._threads:
+            thread.join()
+        self._threads = []
+
+    def submit(self, payload: Any) -> Future[Any]:
+        """Queue ``payload``; the future gets the task's value, or fails with :class:`WorkerFailed` (a
+        crash or a kill) or :class:`RuntimeError` (the task raised; the message is its error)."""
+        if not self._threads:
+            raise RuntimeError("WorkerPool.submit before start()")
+        future: Future[Any] = Future()
+        self._queue.put((payload, future))
+        return future
+
+    # -- one dispatcher thread per worker
+
+    def _spawn(self) -> tuple[multiprocessing.process.BaseProcess, Connection]:
+        mine, theirs = self.context.Pipe(duplex=True)
+        process = self.context.Process(
+            target=_worker_main, args=(theirs, self.task, self.warm), name="newscrawl-worker", daemon=True
+        )
+        process.start()
+        theirs.close()
+        with self._lock:
+            self.started += 1
+        try:
+            ready = mine.poll(START_TIMEOUT) and mine.recv() == _READY
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            _kill(process)
+            mine.close()
+            raise WorkerFailed(
+                "start", f"a worker did not start within {START_TIMEOUT:g} s (exit code {process.exitcode})"
+            )
+        return process, mine
+
+    def _dispatch(self) -> None:
+        process: multiprocessing.process.BaseProcess | None = None
+        conn: Connection | None = None
+        try:
+            while True:
+                job = self._queue.get()
+                if job is _STOP:
+                    break
+                payload, future = job
+                if not future.set_running_or_notify_cancel():
+                    continue
+                try:
+                    if process is None or conn is None:
+                        process, conn = self._spawn()
+                    future.set_result(self._run(process, conn, payload))
+                except WorkerFailed as e:
+                    if process is not None:
+                        _kill(process)
+                    process = conn = None
+                    future.set_exception(e)
+                except RuntimeError as e:
+                    future.set_exception(e)
+                except Exception as e:  # the pipe broke some other way: a fresh worker for the next task
+                    if process is not None:
+                        _kill(process)
+                    process = conn = None
+                    future.set_exception(WorkerFailed("crashed", f"worker lost: {type(e).__name__}: {e}"))
+        finally:
+            if process is not None and conn is not None:
+                peak = _stop(process, conn)
+                if peak is not None:
+                    with self._lock:
+                        self.peak_rss_kib.append(peak)
+
+    def _run(self, process: multiprocessing.process.BaseProcess, conn: Connection, payload: Any) -> Any:
+        try:
+            conn.send((_TASK, payload))
+            if not conn.poll(self.kill_after):
+                with self._lock:
+                    self.killed += 1
+                raise WorkerFailed("killed", f"worker killed: no answer after {self.kill_after:g} s")
+            ok, value = conn.recv()
+        except (EOFError, OSError) as e:
+            process.join(1)
+            with self._lock:
+                self.crashed += 1
+            code = process.exitcode
+            how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+            raise WorkerFailed("crashed", f"worker crashed ({how})") from e
+        if not ok:
+            raise RuntimeError(value)
+        return value
+
+
+def _kill(process: multiprocessing.process.BaseProcess) -> None:
+    process.kill()
+    process.join(STOP_TIMEOUT)
+
+
+def _stop(process: multiprocessing.process.BaseProcess, conn: Connection) -> int | None:
+    """Ask a worker to stop; its peak RSS in KiB, when it answered."""
+    peak = None
+    try:
+        conn.send((_STOP_WORKER,))
+        if conn.poll(STOP_TIMEOUT):
+            peak = int(conn.recv())
+    except (EOFError, OSError, ValueError, TypeError):
+        pass
+    process.join(STOP_TIMEOUT)
+    if process.is_alive():
+        _kill(process)
+    conn.close()
+    return peak

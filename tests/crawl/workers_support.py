@@ -1,0 +1,29 @@
+"""Task functions for the worker-pool tests (module level: worker processes import them by name)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+
+def echo(value: object) -> tuple[int, object]:
+    """The worker's pid and the value."""
+    return os.getpid(), value
+
+
+def misbehave(what: str) -> int:
+    """Crash the worker, hang it, raise, or answer its pid, as ``what`` says."""
+    if what == "crash":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if what == "exit":
+        os._exit(3)
+    if what == "hang":
+        time.sleep(3600)
+    if what == "raise":
+        raise ValueError("bad page")
+    return os.getpid()
+
+
+def sigint_handler(_: object) -> str:
+    return "ignored" if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else "handled"
