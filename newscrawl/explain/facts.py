@@ -336,7 +336,7 @@ def _blocks(
 
 
 def _source_blocks(source: str, params: Any, sig: dict[str, Any]) -> list[dict[str, Any]]:
-    texts, _levels, _title = blockstats.split_blocks(source, params.keep_empty_blocks)
+    texts, _levels, _counts, _title = blockstats.split_blocks(source, params.keep_empty_blocks)
     main = set(sig["main_blocks"])
     rng = sig["main"]
     out = []

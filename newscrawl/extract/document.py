@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterable, Iterator
 
 from lxml import etree
 
@@ -136,6 +136,100 @@ def paragraphs(
         if line:
             out.append(line)
     return out
+
+
+_WORD = re.compile(r"\w")
+
+
+def _words(text: str | None) -> int:
+    return len(_WORD.findall(text)) if text else 0
+
+
+def _line_words(block: Element, block_tags: Container[str]) -> tuple[list[int], dict[Element, _Span]]:
+    """Where each element of ``block`` starts and ends in its rendered lines, counted in word characters.
+
+    Returns the running word count at every line break (``breaks[k]`` ends line k) and, per element,
+    (first line, count at its start, last line, count at its end, its tail excluded).
+    """
+    breaks: list[int] = []
+    where: dict[Element, _Span] = {}
+    start: dict[Element, tuple[int, int]] = {}
+    total = 0
+    for event, el in etree.iterwalk(block, events=("start", "end")):
+        tag = el.tag
+        if not isinstance(tag, str):  # a comment or processing instruction: only its tail is text
+            if event == "start":
+                total += _words(el.tail)
+            continue
+        if tag in block_tags:
+            breaks.append(total)
+        if event == "start":
+            start[el] = (len(breaks), total)
+            total += _words(el.text)
+        else:
+            first, before = start[el]
+            where[el] = (first, before, len(breaks), total)
+            if el is not block:
+                total += _words(el.tail)
+    breaks.append(total)
+    return breaks, where
+
+
+def _is_inline(el: Element, block_tags: Container[str]) -> bool:
+    return isinstance(el.tag, str) and el.tag not in block_tags
+
+
+def spare_running_text(skip: Iterable[Element], block_tags: Container[str] = BLOCK_TAGS) -> set[Element]:
+    """``skip`` without the inline elements that stand in running text.
+
+    An inline element (not a block tag) that shares a rendered line with words outside it is part of a
+    sentence: leaving it out would cut words from the paragraph ("包括先锋领航、等" for
+    "包括先锋领航、<b><a>摩根大通</a></b>等"). Such a line is kept or dropped whole, never in part.
+
+    >>> p = parse_html("<p>包括<b><a href='/s'>摩根大通</a></b>等</p><p><span>分享</span></p>")
+    >>> sorted(el.tag for el in spare_running_text(p.iter("b", "span")))
+    ['span']
+    """
+    cache: _LineCache = {}
+    return {el for el in skip if _running_text_block(el, block_tags, cache) is None}
+
+
+def widen_to_paragraph(el: Element, block_tags: Container[str] = BLOCK_TAGS) -> Element:
+    """The block around ``el`` when ``el`` is an inline element in running text, else ``el``.
+
+    A content node chosen inside a sentence (a bold phrase, a link) would give a fragment of a paragraph;
+    its enclosing block gives the whole paragraph.
+
+    >>> p = parse_html("<div><p>包括<b>摩根大通</b>等</p></div>")
+    >>> widen_to_paragraph(next(p.iter("b"))).tag
+    'p'
+    """
+    block = _running_text_block(el, block_tags, {})
+    return el if block is None else block
+
+
+_Span = tuple[int, int, int, int]
+_LineCache = dict[Element, tuple[list[int], dict[Element, _Span]]]
+
+
+def _running_text_block(el: Element, block_tags: Container[str], cache: _LineCache) -> Element | None:
+    """The nearest block ancestor of ``el`` if ``el`` is an inline element whose first line has words
+    before it or whose last line has words after it (the words it shares a line with)."""
+    if not _is_inline(el, block_tags):
+        return None
+    block = el.getparent()
+    while block is not None and block.tag not in block_tags and block.getparent() is not None:
+        block = block.getparent()
+    if block is None:
+        return None
+    walked = cache.get(block)
+    if walked is None:
+        walked = cache[block] = _line_words(block, block_tags)
+    breaks, where = walked
+    first, before, last, after = where[el]
+    line_start = breaks[first - 1] if first else 0
+    shares = before > line_start or breaks[last] > after
+    return block if shares else None
 
 
 def node_path(el: Element | None) -> str | None:

@@ -40,7 +40,7 @@ from newscrawl.extract.boilerplate import (
     trim_edges,
 )
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
-from newscrawl.extract.document import Element, paragraphs
+from newscrawl.extract.document import Element, paragraphs, spare_running_text
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.stats import NodeStats
@@ -97,12 +97,12 @@ def is_chrome(el: Element) -> bool:
 
 
 def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element], int]:
-    """Subtrees of ``root`` to leave out: chrome and link lists. Returns them and the characters dropped."""
+    """Subtrees of ``root`` to leave out: chrome and link lists, but never an inline element standing in
+    running text (``spare_running_text``). Returns them and the characters dropped."""
     els = stats.elements
     chars = stats.chars
     limit = params.chrome_max_share * chars[root]
     skip: set[Element] = set()
-    dropped = 0
     i, end = root + 1, stats.subtree_end(root)
     while i < end:
         el, c = els[i], chars[i]
@@ -110,11 +110,11 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
             stats.link_chars[i] > params.max_link_share * c or is_chrome(el)
         ):
             skip.add(el)
-            dropped += c
             i = stats.subtree_end(i)
         else:
             i += 1
-    return skip, dropped
+    skip = spare_running_text(skip)
+    return skip, sum(chars[stats.index[el]] for el in skip)
 
 
 @register("auto", AutoParams, "the default: design-card classification, decayed content score, pruning")

@@ -9,7 +9,9 @@ Steps, on ``page.html`` (the decoded source), all regular expressions compiled o
    end tag never comes (or comes after another start of the same tag) is dropped alone, so an unclosed
    ``<a>`` cannot swallow the page. ``<script>``/``<style>`` without an end run to the end of the page,
    as browsers read them.
-2. Remove type I tags with their content (``tags.TYPE_I_TAGS``, ``a`` included) and comments.
+2. Remove type I tags with their content (``tags.TYPE_I_TAGS``, ``a`` included) and comments. Link text
+   is left out of every count, as the seed does, but a block that keeps other text is output with its
+   links' words in place: newscrawl never cuts words out of a kept paragraph ("包括<a>摩根大通</a>等").
 3. Replace type II tags (``tags.TYPE_II_TAGS``) by a block separator, drop every other tag, delete white
    space. Headings are kept as marked blocks for the title rule.
    The content of ``<head>`` is dropped (``<title>`` is read separately for the title rule).
@@ -111,6 +113,9 @@ _PAIRED = {
     for t in _PAIRED_TYPE_I
 }
 #: leftover start or end tags of type I (void ones, and paired ones that were never closed)
+#: marks around link text: counted as removed, restored in the text of a block that keeps other text
+_LINK_OPEN, _LINK_CLOSE = "\x02", "\x03"
+_LINK_MARKS = re.compile("([\x02\x03])")
 _LONE_TYPE_I = re.compile(r"</?(?:" + "|".join(sorted(TYPE_I_TAGS)) + r")\b[^>]*>", re.I)
 _HEADING = re.compile(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", re.S | re.I)
 _TYPE_II = re.compile(r"</?(?:" + "|".join(sorted(TYPE_II_TAGS - {"head"})) + r")\b[^>]*>", re.I)
@@ -165,32 +170,51 @@ class BlockProfile:
     page_title: str | None = None
 
 
-def split_blocks(source: str, keep_empty: bool = False) -> tuple[list[str], list[int], str | None]:
-    """Steps 1-4: the block texts, each block's heading level (0 when not a heading), and <title>."""
+def split_blocks(
+    source: str, keep_empty: bool = False
+) -> tuple[list[str], list[int], list[int], str | None]:
+    """Steps 1-4: the block texts, each block's heading level (0 when not a heading), its character count
+    without link text (``blocknum``), and <title>. A block with no text outside links is empty."""
     m = _TITLE.search(source)
     page_title = _clean_text(_ANY_TAG.sub("", m.group(1))) if m else None
     s = remove_raw_elements(source)
-    s = _DOCTYPE.sub("", s)
-    for pat in _PAIRED.values():
-        s = pat.sub("", s)
+    s = _DOCTYPE.sub("", s.replace(_LINK_OPEN, "").replace(_LINK_CLOSE, ""))
+    for tag, pat in _PAIRED.items():
+        s = pat.sub(_mark_link if tag == "a" else "", s)
     s = _LONE_TYPE_I.sub("", s)
     s = _HEADING.sub(lambda h: f"{_SEP}\x01{h.group(1)}{h.group(2)}{_SEP}", s)
     s = _TYPE_II.sub(_SEP, s)
     s = _ANY_TAG.sub("", s)
     blocks: list[str] = []
     levels: list[int] = []
+    counts: list[int] = []
+    in_link = False
     for raw in s.split(_SEP):
         level = 0
         hm = _HEAD_MARK.match(raw)
         if hm:
             level = int(hm.group(1))
             raw = raw[2:]
-        text = _clean_text(raw)
+        outside: list[str] = []
+        for piece in _LINK_MARKS.split(raw):
+            if piece in (_LINK_OPEN, _LINK_CLOSE):
+                in_link = piece == _LINK_OPEN
+            elif not in_link:
+                outside.append(piece)
+        count = _count(_clean_text("".join(outside)))
+        text = _clean_text(_LINK_MARKS.sub("", raw)) if count else ""
         if not text and not keep_empty:
             continue
         blocks.append(text)
         levels.append(level if text else 0)
-    return blocks, levels, page_title
+        counts.append(count)
+    return blocks, levels, counts, page_title
+
+
+def _mark_link(m: re.Match[str]) -> str:
+    """A paired <a> element as its content between link marks (its tags go with the later steps)."""
+    whole = m.group(0)
+    return _LINK_OPEN + whole[whole.index(">") + 1 : whole.rindex("<")] + _LINK_CLOSE
 
 
 def _clean_text(raw: str) -> str:
@@ -243,8 +267,7 @@ def main_runs(s: list[float], n_min_prime: float, n_cal: float) -> list[tuple[in
 def block_profile(source: str, params: BlockStatsParams | None = None) -> BlockProfile:
     """Blocks, raw and smoothed counts, thresholds and the main range of one page's source."""
     params = params or BlockStatsParams()
-    blocks, levels, page_title = split_blocks(source, params.keep_empty_blocks)
-    blocknum = [_count(b) for b in blocks]
+    blocks, levels, blocknum, page_title = split_blocks(source, params.keep_empty_blocks)
     if not blocknum or not any(blocknum):
         return BlockProfile(tuple(blocks), tuple(levels), tuple(blocknum), (), page_title=page_title)
     s = smooth(blocknum, tuple(params.smooth_kernel))

@@ -16,7 +16,9 @@ Formula, for every node i under <body> (C chars, T tags, LC link chars, LT link 
 
 Parameters: ``use_composite`` (True: CTD; False: plain TD = C/T, the paper's simpler variant).
 Known gaps: the paper's "marking" leaves open whether text of low-density descendants of a marked node
-is kept; here it is dropped (that is what removes in-content link lists).
+is kept; here it is dropped (that is what removes in-content link lists), except an inline element in
+running text (a link or <b> inside a sentence): newscrawl never cuts words out of a kept paragraph. For
+the same reason a marked node inside a sentence is widened to its enclosing block.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import register
-from newscrawl.extract.document import paragraphs
+from newscrawl.extract.document import paragraphs, spare_running_text, widen_to_paragraph
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.stats import NodeStats
@@ -97,8 +99,8 @@ def extract_cetd(page: Page, params: CETDParams) -> BodyResult:
         if not marked or not _inside(stats, m, marked):
             marked.append(m)
         stack.extend(reversed(stats.children(i)))
-    marked = _outermost(stats, marked)
-    low = {stats.elements[i] for i in range(len(stats)) if dens[i] < t}
+    marked = _outermost(stats, [stats.index[widen_to_paragraph(stats.elements[m])] for m in marked])
+    low = spare_running_text(stats.elements[i] for i in range(len(stats)) if dens[i] < t)
     paras: list[str] = []
     for m in marked:
         paras.extend(paragraphs(stats.elements[m], skip=low))

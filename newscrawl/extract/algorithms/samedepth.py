@@ -4,7 +4,8 @@ Citation: Qin Long, Li Xiaoge, Mu Zhenghui, Li Tao, "基于网页图像分类的
 automatic web content extraction by page-image classification), seed 004, algorithm 1.
 
 Noise removal first (the seed's table 1): ``script``, ``style`` and ``head`` are gone from the shared tree;
-navigation (``nav``) and link-only regions (every character inside links) are skipped here.
+navigation (``nav``) and link-only regions (every character inside links) are skipped here, except an
+inline element in running text (``<b><a>..</a></b>`` inside a sentence: no words are cut from a paragraph).
 
 The walk, from ``<body>`` (the seed's recursion, run as a loop):
 
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from math import sqrt
 
 from newscrawl.extract.algorithms.base import positive, register
-from newscrawl.extract.document import paragraphs
+from newscrawl.extract.document import paragraphs, spare_running_text, widen_to_paragraph
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.stats import NodeStats
@@ -111,8 +112,9 @@ def extract_samedepth(page: Page, params: SameDepthParams) -> BodyResult:
     if len(stats) == 0 or stats.chars[0] == 0:
         return BodyResult((), None, freeze({"reason": "no text in body"}))
     node, steps = find_content(stats, params)
+    node = stats.index[widen_to_paragraph(stats.elements[node])]
     end = stats.subtree_end(node)
-    skip = {stats.elements[j] for j in range(node + 1, end) if is_noise(stats, j)}
+    skip = spare_running_text(stats.elements[j] for j in range(node + 1, end) if is_noise(stats, j))
     el = stats.elements[node]
     return BodyResult(
         tuple(paragraphs(el, skip=skip)),

@@ -13,7 +13,9 @@ Steps, as the paper gives them:
 6. A = the node of maximum TD among the candidates. If ``line(A) < line_sum * top_coef`` search again only
    after A's subtree; if ``line(A) > line_sum * bottom_coef`` only before A. At most ``max_rounds`` rounds.
 7. The threshold is the minimum TD on the path from A up to <body>.
-8. The content is A's subtree without descendants whose TD is below the threshold.
+8. The content is A's subtree without descendants whose TD is below the threshold (an inline element in
+   running text, a link inside a sentence, stays: no words are cut from a kept paragraph; for the same
+   reason an A inside a sentence is widened to its enclosing block).
 
 Parameters: ``top_coef = 0.05``, ``bottom_coef = 0.95``, ``max_rounds = 5`` (the paper's values);
 ``link_weight = 0.5`` (the paper says only that link tags weigh less: a gap, filled here).
@@ -25,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import fraction, positive, register
-from newscrawl.extract.document import collapse, paragraphs
+from newscrawl.extract.document import collapse, paragraphs, spare_running_text, widen_to_paragraph
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.stats import NodeStats
@@ -117,8 +119,9 @@ def extract_scedd(page: Page, params: SCEDDParams) -> BodyResult:
     while i > 0:
         i = stats.parent[i]
         threshold = min(threshold, dens[i])
+    leader = stats.index[widen_to_paragraph(stats.elements[leader])]
     end = stats.subtree_end(leader)
-    low = {stats.elements[j] for j in range(leader + 1, end) if dens[j] < threshold}
+    low = spare_running_text(stats.elements[j] for j in range(leader + 1, end) if dens[j] < threshold)
     node = stats.elements[leader]
     return BodyResult(
         tuple(paragraphs(node, skip=low)),
