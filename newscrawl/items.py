@@ -1,7 +1,7 @@
 """The record a crawl produces, one per article page.
 
 Fields in :data:`EXPORT_FIELDS` are the public record (feed exports and sinks). ``body``,
-``http_charset``, ``extraction``, ``overrides`` and the rest of :data:`INTERNAL_FIELDS` are internal
+``http_charset``, ``extraction``, ``field_xpaths`` and the rest of :data:`INTERNAL_FIELDS` are internal
 hand-overs from the spider to the pipelines; stage 1 removes the raw body and stage 2 the rest, so raw
 HTML is never exported. ``fingerprint`` goes from stage 1 to the duplicate pipeline, which removes it.
 """
@@ -20,10 +20,10 @@ INTERNAL_FIELDS: tuple[str, ...] = (
     "body",
     "http_charset",
     "extraction",
-    "overrides",
     "timezone",
     "prune_xpath",
     "url_kind",
+    "field_xpaths",
 )
 
 
@@ -32,7 +32,8 @@ class NewsItem(scrapy.Item):
     canonical_url = scrapy.Field()  # <link rel=canonical> / og:url, else url without fragment
     site = scrapy.Field()
     title = scrapy.Field()
-    published_at = scrapy.Field()  # ISO 8601 with UTC offset
+    published_at = scrapy.Field()  # ISO 8601 as precise as the page: 2024-09-03, 2024-09-03T04:03:19[+08:00]
+    modified_at = scrapy.Field()  # last-modified time where the page gives it, as published_at
     author = scrapy.Field()
     text = scrapy.Field()  # one paragraph per line
     page_kind = scrapy.Field()  # article | list
@@ -48,8 +49,8 @@ class NewsItem(scrapy.Item):
     body = scrapy.Field()  # raw response bytes
     http_charset = scrapy.Field()
     extraction = scrapy.Field()  # newscrawl.extract.Extraction, set by stage 1 (or by the spider)
-    overrides = scrapy.Field()  # values found by the site's XPath overrides: title/published_at/author/body
-    timezone = scrapy.Field()  # the site's time zone, for times without an offset
+    timezone = scrapy.Field()  # the site's time zone, for times without an offset (None: inferred per page)
     prune_xpath = scrapy.Field()  # the site's xpath.exclude: elements removed before extraction
     url_kind = scrapy.Field()  # "article" when the site's URL patterns say so: the page-kind step is skipped
     fingerprint = scrapy.Field()  # (content hash, SimHash) of the extracted text, from stage 1 for dedup
+    field_xpaths = scrapy.Field()  # the site's XPath overrides by field, run by the extraction library

@@ -25,13 +25,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from lxml import etree
 
 from newscrawl.crawl.config import ConfigError
+from newscrawl.extract.overrides import compile_field_xpaths
 
 #: where the site files live when NEWSCRAWL_SITES_DIR is not set: ``settings/sites`` next to the package
 DEFAULT_SITES_DIR = Path(__file__).resolve().parents[2] / "settings" / "sites"
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _SETTING = re.compile(r"^[A-Z][A-Z0-9_]*$")
-_XPATH_FIELDS = ("title", "published_at", "author", "body")
+_XPATH_FIELDS = ("title", "published_at", "modified_at", "author", "body")
 _TOP_KEYS = {
     "name", "allowed_domains", "timezone", "language", "start", "patterns", "xpath", "roll", "settings",
     "follow_from_articles", "description",
@@ -83,7 +84,9 @@ class Site:
     xpath: Mapping[str, str] = field(default_factory=dict)
     #: elements removed before extraction (promo boxes inside the article, ...)
     exclude: tuple[str, ...] = ()
-    timezone: str = "Asia/Shanghai"
+    #: the zone of the site's times without an offset; None: inferred per page (declared language and
+    #: region, host), and no zone where nothing implies one
+    timezone: str | None = None
     language: str | None = None
     follow_from_articles: bool = False
     settings: Mapping[str, Any] = field(default_factory=dict)
@@ -197,9 +200,9 @@ def parse_site(data: Mapping[str, Any], source: str) -> Site:
         if not isinstance(expr, str):
             raise _fail(source, f"xpath.{key}", f"must be a string, not {expr!r}")
         try:
-            etree.XPath(expr)
-        except etree.XPathSyntaxError as e:
-            raise _fail(source, f"xpath.{key}", f"bad XPath {expr!r}: {e}") from e
+            compile_field_xpaths({key: expr})  # what the extraction library runs, compiled the same way
+        except ValueError as e:
+            raise _fail(source, f"xpath.{key}", f"bad XPath {expr!r}: {e.__cause__ or e}") from e
 
     roll_table = _table(data, "roll", source, _ROLL_KEYS)
     roll_values: dict[str, Any] = {}
@@ -211,11 +214,12 @@ def parse_site(data: Mapping[str, Any], source: str) -> Site:
     if roll_values.get("pages", 1) < 1:
         raise _fail(source, "roll.pages", "must be at least 1")
 
-    tz = data.get("timezone", "Asia/Shanghai")
-    try:
-        ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError, TypeError) as e:
-        raise _fail(source, "timezone", f"unknown time zone {tz!r}") from e
+    tz = data.get("timezone")
+    if tz is not None:
+        try:
+            ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError, TypeError) as e:
+            raise _fail(source, "timezone", f"unknown time zone {tz!r}") from e
 
     language = data.get("language")
     if language is not None and (

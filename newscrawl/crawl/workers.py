@@ -80,6 +80,8 @@ class PageTask:
     reference_time: datetime | None = None
     timezone: str | None = None
     prune_xpath: str | tuple[str, ...] | None = None
+    #: the site's XPath overrides as (field, expression) pairs
+    field_xpaths: tuple[tuple[str, str], ...] = ()
     page_kind: str | None = None
     #: also compute the SimHash of the cleaned text (for the near-duplicate pipeline)
     fingerprint: bool = False
@@ -105,6 +107,7 @@ def page_job(task: PageTask) -> PageResult:
         reference_time=task.reference_time,
         timezone=task.timezone,
         prune_xpath=task.prune_xpath,
+        field_xpaths=dict(task.field_xpaths),
         limits=task.limits,
         page_kind=task.page_kind,  # type: ignore[arg-type]
         **task.params,

@@ -7,7 +7,6 @@ True
 
 from newscrawl.extract.api import (
     ALGORITHMS,
-    DEFAULT_TIMEZONE,
     PageError,
     PreparedPage,
     extract,
@@ -20,7 +19,6 @@ from newscrawl.extract.result import Extraction, Found, ListEntry
 
 __all__ = [
     "ALGORITHMS",
-    "DEFAULT_TIMEZONE",
     "Extraction",
     "Found",
     "Limits",

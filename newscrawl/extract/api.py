@@ -33,7 +33,14 @@ from newscrawl.extract.limits import (
     check_tree,
 )
 from newscrawl.extract.listpage import kind_and_entries
-from newscrawl.extract.metadata import collect_page_meta, find_author, find_published, find_title
+from newscrawl.extract.metadata import (
+    collect_page_meta,
+    find_author,
+    find_modified,
+    find_published,
+    find_title,
+)
+from newscrawl.extract.overrides import compile_field_xpaths, read_fields
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Extraction, Found, PageKind, freeze
 
@@ -41,10 +48,6 @@ logger = logging.getLogger(__name__)
 
 #: every value ``algorithm=`` accepts
 ALGORITHMS: tuple[str, ...] = tuple(REGISTRY)
-
-#: default time zone for pages that give no offset (the portals newscrawl starts with are in China)
-DEFAULT_TIMEZONE = "Asia/Shanghai"
-
 
 @dataclass(slots=True)
 class PreparedPage:
@@ -62,6 +65,8 @@ class PreparedPage:
     removed_noise_tags: int = 0
     removed_hidden: int = 0
     removed_by_prune_xpath: int = 0
+    #: what the ``field_xpaths`` found on the page, by field (before noise stripping)
+    overrides: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 class PageError(Exception):
@@ -78,17 +83,19 @@ def prepare_page(
     *,
     http_charset: str | None = None,
     prune_xpath: str | Sequence[str] | None = None,
+    field_xpaths: Mapping[str, str] | None = None,
     limits: Limits | None = None,
 ) -> PreparedPage:
-    """The preparation step of :func:`extract`: decode, cap, parse, check limits, collect page metadata,
-    strip noise, apply ``prune_xpath``. Raises :class:`PageError` for a page that cannot go further and
-    ValueError for a bad XPath.
+    """The preparation step of :func:`extract`: decode, cap, parse, check limits, collect page metadata
+    and what ``field_xpaths`` find, strip noise, apply ``prune_xpath``. Raises :class:`PageError` for a
+    page that cannot go further and ValueError for a bad XPath or field.
 
     >>> prepared = prepare_page("<html><body><script>x()</script><p>正文</p></body></html>")
     >>> prepared.removed_noise_tags, prepared.page.root.xpath("string(//p)")
     (1, '正文')
     """
     prune = compile_xpaths(prune_xpath)  # compiled once per expression (cached)
+    fields = compile_field_xpaths(field_xpaths)  # compiled once per site's set (cached)
     limits = DEFAULT_LIMITS if limits is None else limits
     budget = Budget(limits.time_budget)
     encoding = None
@@ -113,6 +120,7 @@ def prepare_page(
         check_tree(root, limits)
         budget.check("parse")
         meta = collect_page_meta(root)
+        overrides = read_fields(root, fields)
         report = strip_noise(root)
         pruned = prune_elements(root, prune)
         if pruned:
@@ -134,6 +142,7 @@ def prepare_page(
         removed_noise_tags=report.noise_tags,
         removed_hidden=report.hidden,
         removed_by_prune_xpath=pruned,
+        overrides=overrides,
     )
 
 
@@ -144,8 +153,9 @@ def extract(
     algorithm: str = "auto",
     http_charset: str | None = None,
     reference_time: datetime | None = None,
-    timezone: str | None = DEFAULT_TIMEZONE,
+    timezone: str | None = None,
     prune_xpath: str | Sequence[str] | None = None,
+    field_xpaths: Mapping[str, str] | None = None,
     limits: Limits | None = None,
     page_kind: PageKind | None = None,
     **params: Any,
@@ -154,9 +164,15 @@ def extract(
 
     ``html`` is the raw bytes (decoded here: BOM, ``http_charset``, ``<meta>``, detection), text, or an
     lxml tree (copied, never changed). ``params`` override the algorithm's parameters by name.
-    ``reference_time`` anchors relative dates ("3小时前"); ``timezone`` applies to times without an offset.
+    ``reference_time`` anchors relative dates ("3小时前", "昨天 09:27"). ``timezone`` (an IANA name, the
+    site's zone) applies to times without an offset; None (the default) infers one from the page's
+    declared language and region or its host, and where nothing implies one no zone is invented: such a
+    time stays naive (``2024-09-03T04:03:19``). An offset on the page always wins.
     ``prune_xpath`` removes the elements one or more XPath expressions select before any extractor runs
     (a site's promo boxes, say); a bad expression raises ValueError.
+    ``field_xpaths`` (``{"title": ..., "published_at": ..., "modified_at": ..., "author": ..., "body":
+    ...}``, a site's overrides) are run on the page's tree; what they find wins over the chains and is
+    parsed like every other value (``sources`` says ``xpath``). A bad field or expression raises ValueError.
     ``limits`` bounds the work on the page (size, elements, depth, time; see ``limits.py``): a page over
     a limit gives an ``error`` naming it, except size, which cuts the page and says so in ``figures``;
     the time budget covers every stage, metadata included.
@@ -171,8 +187,12 @@ def extract(
     check_timezone(timezone)
     check_page_kind(page_kind)
     compile_xpaths(prune_xpath)  # a bad expression raises here, before any work
+    compile_field_xpaths(field_xpaths)
     try:
-        prepared = prepare_page(html, url, http_charset=http_charset, prune_xpath=prune_xpath, limits=limits)
+        prepared = prepare_page(
+            html, url, http_charset=http_charset, prune_xpath=prune_xpath, field_xpaths=field_xpaths,
+            limits=limits,
+        )
     except PageError as e:
         return Extraction(url=url, encoding=e.encoding, error=str(e))
     return run(
@@ -211,7 +231,7 @@ def run(
     algo_params: Any = None,
     *,
     reference_time: datetime | None = None,
-    timezone: str | None = DEFAULT_TIMEZONE,
+    timezone: str | None = None,
     page_kind: PageKind | None = None,
 ) -> Extraction:
     """The run step of :func:`extract`: classify, extract the body, find the metadata, within the page's
@@ -261,12 +281,22 @@ def _run(
         kind, entries, kind_figures = known_kind, (), {"reason": "given by the caller"}
     produced_by = str(body.figures.get("chosen", algorithm))
     failures: dict[str, str] = {}
-    title = _guarded("title", failures, find_title, page, body)
-    published = _guarded(
-        "published_at", failures, find_published, page, body, reference=reference_time, timezone=timezone
+    given = prepared.overrides
+    title = Found(given["title"], "xpath") if "title" in given else _guarded(
+        "title", failures, find_title, page, body
     )
-    author = _guarded("author", failures, find_author, page, body)
+    times = {"reference": reference_time, "timezone": timezone}
+    published = _guarded(
+        "published_at", failures, find_published, page, body, override=given.get("published_at"), **times
+    )
+    modified = _guarded(
+        "modified_at", failures, find_modified, page, override=given.get("modified_at"), **times
+    )
+    author = Found(given["author"], "xpath") if "author" in given else _guarded(
+        "author", failures, find_author, page, body
+    )
     budget.check("metadata")
+    paragraphs = tuple(given["body"].split("\n")) if "body" in given else body.paragraphs
     figures: dict[str, Any] = dict(body.figures)
     if failures:
         figures["metadata_failures"] = failures
@@ -287,9 +317,10 @@ def _run(
         }
     )
     return Extraction(
-        text="\n".join(body.paragraphs),
+        text="\n".join(paragraphs),
         title=title.value,
         published_at=published.value,
+        modified_at=modified.value,
         author=author.value,
         algorithm=produced_by,
         page_class=page_class,  # type: ignore[arg-type]
@@ -301,7 +332,16 @@ def _run(
         node_path=node_path(body.node),
         reason=str(body.figures.get("why", f"algorithm {algorithm!r} requested")),
         figures=freeze(figures),
-        sources=freeze({"title": title.source, "published_at": published.source, "author": author.source}),
+        sources=freeze(
+            {
+                "title": title.source,
+                "published_at": published.source,
+                "published_at_zone": getattr(published, "zone", None),
+                "modified_at": modified.source,
+                "author": author.source,
+                **({"text": "xpath"} if "body" in given else {}),
+            }
+        ),
         entries=entries,
     )
 

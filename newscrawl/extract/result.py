@@ -76,7 +76,12 @@ class BodyResult:
 class Extraction:
     """The clean record of one page.
 
-    ``text`` holds one paragraph per line. ``published_at`` is ISO 8601 with a UTC offset, or None.
+    ``text`` holds one paragraph per line. ``published_at`` and ``modified_at`` are ISO 8601 at the
+    precision the page gives: a date (``2024-09-03``), a time without an offset where the page's zone is
+    unknown (``2024-09-03T04:03:19``), or a time with one; None when not found. ``sources`` names the rule
+    behind each field, and ``sources["published_at_zone"]`` where the publish time's offset came from
+    (``page``, ``site Asia/Shanghai``, ``language zh-CN: Asia/Shanghai``, ``host .cn: Asia/Shanghai``,
+    ``instant``, ``reference``; None when it has none).
     ``algorithm`` names the extractor that produced ``text``; ``reason`` says why ``auto`` picked it.
     ``figures`` are the numbers behind the decisions (coarse text length, scores, chosen node path).
     ``error`` is set when the page could not be decoded or parsed; the other fields are then empty.
@@ -85,6 +90,7 @@ class Extraction:
     text: str = ""
     title: str | None = None
     published_at: str | None = None
+    modified_at: str | None = None
     author: str | None = None
     algorithm: str = ""
     page_class: PageClass = "long"

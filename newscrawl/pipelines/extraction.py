@@ -41,7 +41,7 @@ from newscrawl.crawl.workers import (
     run_page_job,
     warm_extraction,
 )
-from newscrawl.extract import DEFAULT_TIMEZONE, Extraction
+from newscrawl.extract import Extraction
 
 logger = logging.getLogger(__name__)
 
@@ -138,8 +138,9 @@ class ExtractionPipeline:
             limits=self.options.limits,
             http_charset=item.get("http_charset"),
             reference_time=reference,
-            timezone=item.get("timezone") or DEFAULT_TIMEZONE,
+            timezone=item.get("timezone"),
             prune_xpath=tuple(prune) if isinstance(prune, list) else prune,
+            field_xpaths=tuple(sorted((item.get("field_xpaths") or {}).items())),
             page_kind=item.get("url_kind"),
             fingerprint=self.fingerprint,
         )

@@ -1,8 +1,8 @@
 """Stage 2: title, report time and author, normalisation, content hash; pages without text are dropped.
 
-Values found by a site's XPath overrides win over the extractor's. A dropped page raises ``DropItem``
-with its reason and counts ``newscrawl/dropped/<reason>`` in the crawl stats; exported records count
-``newscrawl/items/kind/<kind>``, ``.../class/<class>`` and ``.../algorithm/<name>``.
+The extraction already holds what a site's XPath overrides found (the library runs them). A dropped
+page raises ``DropItem`` with its reason and counts ``newscrawl/dropped/<reason>`` in the crawl stats;
+exported records count ``newscrawl/items/kind/<kind>``, ``.../class/<class>`` and ``.../algorithm/<name>``.
 """
 
 from __future__ import annotations
@@ -18,16 +18,10 @@ from scrapy.statscollectors import StatsCollector
 
 from newscrawl.crawl import defaults
 from newscrawl.crawl.config import with_defaults
-from newscrawl.extract import DEFAULT_TIMEZONE, Extraction
+from newscrawl.extract import Extraction
+from newscrawl.extract.metadata.dates import before, parse_stamp
 from newscrawl.items import INTERNAL_FIELDS
-from newscrawl.pipelines.normalize import (
-    clean_line,
-    clean_text,
-    content_hash,
-    normalize_language,
-    normalize_time,
-    parse_time,
-)
+from newscrawl.pipelines.normalize import clean_line, clean_text, content_hash, normalize_language
 
 logger = logging.getLogger(__name__)
 
@@ -97,25 +91,22 @@ class RecordPipeline:
         if "url" not in item:
             return item
         extraction: Extraction = item.get("extraction") or Extraction()
-        overrides: dict[str, Any] = item.get("overrides") or {}
-        tz = item.get("timezone") or DEFAULT_TIMEZONE
         for name in INTERNAL_FIELDS:
             item.pop(name, None)
         url = item["url"]
         if extraction.error:
             raise self._drop("extract_error", f"extraction failed on {url}: {extraction.error}")
-        text = clean_text(overrides.get("body") or extraction.text)
-        title = clean_line(overrides.get("title") or extraction.title)
+        text = clean_text(extraction.text)
+        title = clean_line(extraction.title)
         if body_chars(text, title) < self.min_text_chars:
             raise self._drop("no_text", f"no text found on {url}")
 
         item["text"] = text
         item["title"] = title
-        published = normalize_time(overrides.get("published_at"), tz) or normalize_time(
-            extraction.published_at, tz
-        )
+        published = extraction.published_at
         item["published_at"] = published
-        item["author"] = clean_line(overrides.get("author") or extraction.author)
+        item["modified_at"] = extraction.modified_at
+        item["author"] = clean_line(extraction.author)
         item["language"] = (
             normalize_language(extraction.language)
             or normalize_language(item.get("language"))
@@ -123,7 +114,8 @@ class RecordPipeline:
         )
         item["page_kind"] = extraction.page_kind
         item["page_class"] = extraction.page_class
-        item["algorithm"] = extraction.algorithm or ("xpath" if overrides.get("body") else None)
+        from_xpath = extraction.sources.get("text") == "xpath"
+        item["algorithm"] = "xpath" if from_xpath else extraction.algorithm or None
         item["reason"] = extraction.reason or None
         item["content_hash"] = content_hash(text)
         item.setdefault("canonical_url", url)
@@ -131,8 +123,8 @@ class RecordPipeline:
             item["figures"] = extraction.to_dict()["figures"]
 
         if self.since is not None and published:
-            when = parse_time(published, tz)
-            if when is not None and when < self.since:
+            stamp = parse_stamp(published, slow=False)
+            if stamp is not None and before(stamp, self.since):
                 raise self._drop("too_old", f"published {published}, before since={self.since.date()}: {url}")
 
         self._inc(f"newscrawl/items/kind/{item['page_kind']}")

@@ -25,17 +25,15 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from zoneinfo import ZoneInfo
 
 import scrapy
-from parsel import Selector
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 
 from newscrawl.crawl.config import ConfigError, ExtractorOptions, with_defaults
 from newscrawl.crawl.sites import Site
 from newscrawl.extract import Extraction, extract
-from newscrawl.extract.decode import decode_html
+from newscrawl.extract.metadata.dates import before, parse_stamp
 from newscrawl.items import NewsItem
 from newscrawl.pipelines.extraction import looks_binary
-from newscrawl.pipelines.normalize import parse_time
 from newscrawl.spiders.feeds import (
     FeedEntry,
     looks_like_json,
@@ -126,7 +124,7 @@ class NewsSpider(scrapy.Spider):
                 day = datetime.strptime(str(since), "%Y-%m-%d")
             except ValueError as e:
                 raise ConfigError(f"since: expected a date as YYYY-MM-DD, got {since!r}") from e
-            self.since = day.replace(tzinfo=ZoneInfo(self.site.timezone))
+            self.since = day.replace(tzinfo=ZoneInfo(self.site.timezone) if self.site.timezone else UTC)
         if base_url and not re.match(r"^https?://[^/\s]+/?$", base_url):
             raise ConfigError(
                 f"base_url: expected scheme and host such as http://127.0.0.1:8000, got {base_url!r}"
@@ -200,8 +198,8 @@ class NewsSpider(scrapy.Spider):
     def _too_old(self, published: str | None) -> bool:
         if self.since is None or not published:
             return False
-        when = parse_time(published, self.site.timezone)
-        return when is not None and when < self.since
+        stamp = parse_stamp(published, slow=False)
+        return stamp is not None and before(stamp, self.since)
 
     def _follow_entries(self, response: Response, entries: Iterable[FeedEntry]) -> Iterator[scrapy.Request]:
         for entry in entries:
@@ -304,6 +302,7 @@ class NewsSpider(scrapy.Spider):
             timezone=self.site.timezone,
             reference_time=datetime.now(UTC),
             prune_xpath=self.site.exclude,
+            field_xpaths=self.site.xpath,
             limits=options.limits,
             **options.params,
         )
@@ -326,36 +325,13 @@ class NewsSpider(scrapy.Spider):
             item["language"] = self.site.language
         if self.site.exclude:
             item["prune_xpath"] = self.site.exclude
+        if self.site.xpath:
+            item["field_xpaths"] = self.site.xpath
         if extraction is not None:
             item["extraction"] = extraction
         if url_kind is not None:
             item["url_kind"] = url_kind
-        if self.site.xpath:
-            item["overrides"] = self.overrides(response)
         return item
-
-    def overrides(self, response: Response) -> dict[str, str]:
-        """Values of the site's XPath overrides on this page (fields whose XPath matched nothing left out)."""
-        try:
-            text = decode_html(response.body, http_charset=header_charset(response)).text
-            sel = Selector(text=text, type="html")
-        except Exception as e:  # an override that cannot run leaves the extractor's values
-            logger.warning("XPath overrides skipped on %s: %s", response.url, e)
-            return {}
-        found: dict[str, str] = {}
-        for field_name, expr in self.site.xpath.items():
-            nodes = sel.xpath(expr)
-            if field_name == "body":
-                paragraphs: list[str] = []
-                for node in nodes:
-                    parts = node.xpath(".//p") or [node]
-                    paragraphs.extend(" ".join(p.xpath("string(.)").get("").split()) for p in parts)
-                value = "\n".join(p for p in paragraphs if p)
-            else:
-                value = " ".join(" ".join(n.xpath("string(.)").get("").split()) for n in nodes[:1])
-            if value.strip():
-                found[field_name] = value.strip()
-        return found
 
 
 def spider_class_for(site: Site) -> type[NewsSpider]:

@@ -16,6 +16,7 @@ RECORD_FIELDS: tuple[str, ...] = (
     "site",
     "title",
     "published_at",
+    "modified_at",
     "author",
     "text",
     "page_kind",

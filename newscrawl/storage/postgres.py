@@ -21,7 +21,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +30,15 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
 from newscrawl.crawl import defaults
+from newscrawl.extract.metadata.dates import parse_stamp
 from newscrawl.storage.base import RECORD_FIELDS
 
 logger = logging.getLogger(__name__)
 
 TABLE = "articles"
-#: record fields stored as ``timestamptz`` (ISO 8601 with an offset, as stage 2 writes them)
-TIME_FIELDS = ("published_at", "crawled_at")
+#: record fields stored as ``timestamptz``: an instant, so a value without an offset (a date alone,
+#: ``2024-09-03``, or a time where the page's zone is unknown) is stored as UTC (see ``_cell``)
+TIME_FIELDS = ("published_at", "modified_at", "crawled_at")
 
 #: schema steps; step i brings the schema from version i to i + 1. Append, never edit a released step.
 MIGRATIONS: tuple[str, ...] = (
@@ -51,6 +53,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX IF NOT EXISTS {TABLE}_url ON {TABLE} (url);
     CREATE INDEX IF NOT EXISTS {TABLE}_site_published ON {TABLE} (site, published_at);
     """,
+    f"ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS modified_at timestamptz;",
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -89,11 +92,29 @@ def _one_line(error: BaseException) -> str:
     return "; ".join(lines) if lines else type(error).__name__
 
 
+def _instant(value: Any) -> datetime | str | None:
+    """An aware datetime for a ``timestamptz`` column: a value's own offset, else UTC (a date alone is
+    00:00 UTC), so the server's session time zone never decides. What does not parse goes as it is
+    (the server rejects the row, which is spilled).
+
+    >>> _instant("2024-09-03").isoformat(), _instant("2024-09-03T04:03:19+08:00").isoformat()
+    ('2024-09-03T00:00:00+00:00', '2024-09-03T04:03:19+08:00')
+    """
+    if isinstance(value, datetime):
+        return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    if not isinstance(value, str) or not value:
+        return None
+    stamp = parse_stamp(value, slow=False)
+    if stamp is None:
+        return value
+    return stamp.when if stamp.when.tzinfo is not None else stamp.when.replace(tzinfo=UTC)
+
+
 def _cell(name: str, value: Any) -> Any:
     if value is None:
         return None
     if name in TIME_FIELDS:
-        return value if isinstance(value, str | datetime) and value else None
+        return _instant(value)
     if isinstance(value, str):
         return value.replace("\x00", "")  # PostgreSQL text cannot hold NUL
     return value if isinstance(value, int | float) else json.dumps(value, ensure_ascii=False, default=str)

@@ -129,6 +129,21 @@ def test_since_drops_older_articles(run):
         run(article_html(published="2026-10-01T08:00:00+08:00"), since="2026-11-01")
 
 
+def test_since_compares_a_date_alone_by_day(run):
+    with pytest.raises(DropItem, match="since"):
+        run(article_html(published="2026-10-31"), since="2026-11-01")
+    item, _ = run(article_html(published="2026-11-01"), since="2026-11-01")
+    assert item["published_at"] == "2026-11-01"
+
+
+def test_records_carry_the_modification_time(run):
+    page = article_html().replace(
+        "</head>", '<meta property="article:modified_time" content="2026-11-21T10:00:00+08:00"></head>'
+    )
+    item, _ = run(page)
+    assert item["modified_at"] == "2026-11-21T10:00:00+08:00"
+
+
 def test_since_keeps_newer_articles(run):
     item, _ = run(article_html(), since="2026-11-20")
     assert item["published_at"].startswith("2026-11-20")

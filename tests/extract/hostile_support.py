@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import date, datetime
 
 from newscrawl.extract import Extraction, ListEntry
 
 _OPTIONAL_STR = ("title", "author", "url", "language", "encoding", "node_path", "error")
 
 
-def assert_iso_with_offset(value: str | None) -> None:
+def assert_iso_time(value: str | None) -> None:
+    """None, an ISO date (``2024-09-03``) or an ISO time with or without an offset, to the second."""
     if value is None:
         return
-    parsed = datetime.fromisoformat(value)
-    assert parsed.tzinfo is not None and parsed.utcoffset() is not None, value
+    if len(value) == 10:
+        date.fromisoformat(value)
+    else:
+        parsed = datetime.fromisoformat(value)
+        assert parsed.tzinfo is None or parsed.utcoffset() is not None, value
 
 
 def assert_well_formed(r: object) -> None:
@@ -25,7 +29,8 @@ def assert_well_formed(r: object) -> None:
     for name in _OPTIONAL_STR:
         value = getattr(r, name)
         assert value is None or isinstance(value, str), (name, value)
-    assert_iso_with_offset(r.published_at)
+    assert_iso_time(r.published_at)
+    assert_iso_time(r.modified_at)
     assert isinstance(r.algorithm, str) and isinstance(r.reason, str)
     assert r.page_class in ("short", "long") and r.page_kind in ("article", "list")
     assert isinstance(r.coarse_length, int) and r.coarse_length >= 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -22,6 +22,9 @@ def page(head: str = "", top: str = "", bottom: str = "", title: str = "标题")
 
 
 def published(html: str, **kw) -> tuple[str | None, str | None]:
+    """The publish time and its rule, read as a crawl of a site in Asia/Shanghai reads it (the zone tests
+    below pass their own ``timezone``)."""
+    kw.setdefault("timezone", "Asia/Shanghai")
     r = extract(html, **kw)
     return r.published_at, r.sources.get("published_at")
 
@@ -34,7 +37,7 @@ def test_meta_published_time_keeps_the_pages_offset():
     assert published(html) == ("2021-03-05T23:30:00-05:00", "meta:article:published_time")
 
 
-def test_meta_without_offset_is_read_in_the_default_zone():
+def test_meta_without_offset_is_read_in_the_sites_zone():
     html = page('<meta name="PubDate" content="2022-02-11 09:52">')
     assert published(html) == ("2022-02-11T09:52:00+08:00", "meta:pubdate")
 
@@ -44,14 +47,14 @@ def test_timezone_argument_applies_to_values_without_offset():
     assert published(html, timezone="Europe/Berlin")[0] == "2021-03-05T10:00:00+01:00"
 
 
-def test_no_timezone_means_utc():
+def test_no_zone_is_invented_for_a_page_that_implies_none():
     html = page('<meta name="publishdate" content="2021-03-05 10:00">')
-    assert published(html, timezone=None)[0] == "2021-03-05T10:00:00+00:00"
+    assert published(html, timezone=None)[0] == "2021-03-05T10:00:00"
 
 
-def test_date_only_value_gives_midnight_in_the_zone():
+def test_a_date_alone_stays_a_date():
     html = page('<meta name="publishdate" content="2022-02-13">')
-    assert published(html)[0] == "2022-02-13T00:00:00+08:00"
+    assert published(html)[0] == "2022-02-13"
 
 
 def test_stronger_meta_key_wins():
@@ -59,7 +62,7 @@ def test_stronger_meta_key_wins():
         '<meta name="dc.date" content="2020-01-01">'
         '<meta property="og:published_time" content="2021-06-07">'
     )
-    assert published(page(head)) == ("2021-06-07T00:00:00+08:00", "meta:og:published_time")
+    assert published(page(head)) == ("2021-06-07", "meta:og:published_time")
 
 
 def test_unparsable_meta_falls_through_to_the_next_rule():
@@ -69,7 +72,7 @@ def test_unparsable_meta_falls_through_to_the_next_rule():
 
 def test_generic_date_meta_comes_after_the_time_element():
     html = page('<meta name="date" content="2022-01-26T14:32:06+02:00">', top='<time datetime="2022-01-21">')
-    assert published(html) == ("2022-01-21T00:00:00+08:00", "time-element")
+    assert published(html) == ("2022-01-21", "time-element")
 
 
 def test_utc_time_is_written_with_the_sites_offset_when_the_page_gives_it():
@@ -95,7 +98,7 @@ def test_json_ld_article_date_wins_over_other_objects():
         '{"@type":"BlogPosting","datePublished":"2019-07-08"}]'
     )
     html = page(f'<script type="application/ld+json">{ld}</script>')
-    assert published(html)[0] == "2019-07-08T00:00:00+08:00"
+    assert published(html)[0] == "2019-07-08"
 
 
 def test_json_ld_date_created_is_a_weaker_fallback():
@@ -112,12 +115,12 @@ def test_time_element():
 def test_time_element_after_the_main_text_is_not_the_publish_time():
     comments = '<div class="comments"><time datetime="2019-11-02T08:00:00+02:00">2 Nov</time></div>'
     html = page(top="2019-10-30", bottom=comments)
-    assert published(html) == ("2019-10-30T00:00:00+08:00", "text-near-title")
+    assert published(html) == ("2019-10-30", "text-near-title")
 
 
 def test_time_element_marked_updated_is_skipped():
     html = page(top='<time class="updated" datetime="2019-11-02">2 Nov</time> 2019-10-30')
-    assert published(html)[0] == "2019-10-30T00:00:00+08:00"
+    assert published(html)[0] == "2019-10-30"
 
 
 # --- seed 003: text near the title and the main text ---------------------------------------------------
@@ -133,15 +136,15 @@ def test_numeric_date_with_seconds():
 
 
 def test_slashed_date():
-    assert published(page(top="2010/12/15"))[0] == "2010-12-15T00:00:00+08:00"
+    assert published(page(top="2010/12/15"))[0] == "2010-12-15"
 
 
 def test_chinese_numerals():
-    assert published(page(top="二〇一〇年十二月十五日"))[0] == "2010-12-15T00:00:00+08:00"
+    assert published(page(top="二〇一〇年十二月十五日"))[0] == "2010-12-15"
 
 
 def test_chinese_numerals_with_ling_and_twenty_one():
-    assert published(page(top="二零一九年一月二十一日"))[0] == "2019-01-21T00:00:00+08:00"
+    assert published(page(top="二零一九年一月二十一日"))[0] == "2019-01-21"
 
 
 def test_xiawu_is_afternoon():
@@ -160,7 +163,7 @@ def test_date_after_the_main_text():
 
 def test_english_date_near_the_title():
     html = page(top="Published 3 March 2021", title="A headline")
-    assert published(html)[0] == "2021-03-03T00:00:00+08:00"
+    assert published(html)[0] == "2021-03-03"
 
 
 def test_english_date_with_time_and_zone_name():
@@ -169,7 +172,7 @@ def test_english_date_with_time_and_zone_name():
 
 
 def test_german_date():
-    assert published(page(top="Veröffentlicht am 3. März 2021"))[0] == "2021-03-03T00:00:00+08:00"
+    assert published(page(top="Veröffentlicht am 3. März 2021"))[0] == "2021-03-03"
 
 
 def test_day_first_numeric_date():
@@ -177,11 +180,11 @@ def test_day_first_numeric_date():
 
 
 def test_day_first_date_with_a_two_digit_year():
-    assert published(page(top="28.01.22 / 0 Kommentare"))[0] == "2022-01-28T00:00:00+08:00"
+    assert published(page(top="28.01.22 / 0 Kommentare"))[0] == "2022-01-28"
 
 
 def test_day_first_date_with_bars():
-    assert published(page(top="26 | 01 | 2022 Schweiz"))[0] == "2022-01-26T00:00:00+08:00"
+    assert published(page(top="26 | 01 | 2022 Schweiz"))[0] == "2022-01-26"
 
 
 def test_relative_hours_with_a_reference():
@@ -241,7 +244,7 @@ def test_without_h1_the_element_opening_the_title_is_the_heading():
 
 def test_no_heading_searches_from_the_start_of_the_body():
     html = "<html><body><p>2004-12-10 来源：某报</p><p>" + "正文" * 20 + "</p></body></html>"
-    assert published(html)[0] == "2004-12-10T00:00:00+08:00"
+    assert published(html)[0] == "2004-12-10"
 
 
 # --- URL, script, page text, modified -------------------------------------------------------------------
@@ -258,13 +261,13 @@ def test_no_heading_searches_from_the_start_of_the_body():
     ],
 )
 def test_date_in_the_url(url):
-    assert published(page(), url=url) == ("2021-03-05T00:00:00+08:00", "url")
+    assert published(page(), url=url) == ("2021-03-05", "url")
 
 
 def test_url_day_overrules_a_utc_meta_time_one_day_later():
     html = page('<meta property="article:published_time" content="2023-11-09T05:30:00+00:00">')
     url = "https://example.com/2023/11/08/story/"
-    assert published(html, url=url) == ("2023-11-08T00:00:00+08:00", "url")
+    assert published(html, url=url) == ("2023-11-08", "url")
 
 
 def test_url_day_does_not_overrule_a_meta_time_with_a_local_offset():
@@ -275,7 +278,7 @@ def test_url_day_does_not_overrule_a_meta_time_with_a_local_offset():
 
 def test_url_day_overrules_a_date_found_in_the_text():
     url = "https://example.com/2019/10/22/story/"
-    assert published(page(top="2009-04-11"), url=url) == ("2019-10-22T00:00:00+08:00", "url")
+    assert published(page(top="2009-04-11"), url=url) == ("2019-10-22", "url")
 
 
 def test_date_only_in_a_script_variable():
@@ -319,7 +322,7 @@ def test_month_precision_value_is_not_a_day():
 
 def test_month_precision_meta_falls_through_to_a_full_date():
     head = '<meta name="citation_date" content="2017/01"><meta name="dc.date" content="2017-01-30">'
-    assert published(page(head)) == ("2017-01-30T00:00:00+08:00", "meta:dc.date")
+    assert published(page(head)) == ("2017-01-30", "meta:dc.date")
 
 
 def test_dateparser_reads_a_written_month_in_another_language():
@@ -333,3 +336,151 @@ def test_e_mail_style_date():
 def test_find_dates_marks_labels():
     hits = find_dates("更新时间：2021-01-02 发布时间：2021-01-01")
     assert [h.label for h in hits] == [-1, 1]
+
+
+# --- zones and precision (issue 12) ----------------------------------------------------------------------
+
+UTC_EVENING = datetime(2021, 5, 4, 20, 0, tzinfo=UTC)  # 04:00 on 5 May in Shanghai
+
+
+def zoned(html: str, **kw) -> tuple[str | None, str | None]:
+    """The publish time and where its offset came from, the zone inferred when none is given."""
+    r = extract(html, **kw)
+    return r.published_at, r.sources.get("published_at_zone")
+
+
+def en_page(head: str = "", top: str = "", lang: str = "en") -> str:
+    return page(head, top).replace("<html>", f'<html lang="{lang}">', 1)
+
+
+def test_an_offset_on_the_page_beats_a_value_without_one():
+    head = (
+        '<meta property="article:published_time" content="2024-09-03T04:03:19">'
+        '<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-09-03T04:03:19Z"}'
+        "</script>"
+    )
+    assert zoned(en_page(head)) == ("2024-09-03T04:03:19+00:00", "page")
+
+
+def test_a_time_without_offset_on_a_page_implying_no_zone_stays_naive():
+    head = '<meta property="article:published_time" content="2024-09-03T04:03:19">'
+    assert zoned(en_page(head)) == ("2024-09-03T04:03:19", None)
+
+
+def test_a_date_alone_stays_a_date_on_any_page():
+    head = '<meta property="article:published_time" content="2024-09-03">'
+    assert zoned(en_page(head)) == ("2024-09-03", None)
+    assert zoned(en_page(head, lang="zh-CN")) == ("2024-09-03", None)
+
+
+def test_a_precise_time_with_an_offset_beats_a_date_alone_of_the_same_day():
+    head = (
+        '<meta property="article:published_time" content="2024-09-03">'
+        '<meta name="parsely-pub-date" content="2024-09-03T10:15:00-04:00">'
+    )
+    assert zoned(en_page(head)) == ("2024-09-03T10:15:00-04:00", "page")
+
+
+@pytest.mark.parametrize(
+    "lang, expected, label",
+    [
+        ("zh-CN", "2024-09-03T10:00:00+08:00", "language zh-CN: Asia/Shanghai"),
+        ("zh-Hans-CN", "2024-09-03T10:00:00+08:00", "language zh-Hans-CN: Asia/Shanghai"),
+        ("zh_TW", "2024-09-03T10:00:00+08:00", "language zh_TW: Asia/Taipei"),
+        ("zh-HK", "2024-09-03T10:00:00+08:00", "language zh-HK: Asia/Hong_Kong"),
+        ("ja", "2024-09-03T10:00:00+09:00", "language ja: Asia/Tokyo"),
+        ("ko-KR", "2024-09-03T10:00:00+09:00", "language ko-KR: Asia/Seoul"),
+        ("zh", "2024-09-03T10:00:00", None),
+        ("en-GB", "2024-09-03T10:00:00", None),
+    ],
+)
+def test_the_zone_is_inferred_from_the_declared_language_and_region(lang, expected, label):
+    head = '<meta name="publishdate" content="2024-09-03 10:00">'
+    assert zoned(en_page(head, lang=lang)) == (expected, label)
+
+
+def test_the_zone_is_inferred_from_a_cn_host():
+    html = page('<meta name="publishdate" content="2024-09-03 10:00">')
+    got = zoned(html, url="https://news.example.com.cn/a/1.html")
+    assert got == ("2024-09-03T10:00:00+08:00", "host .cn: Asia/Shanghai")
+    assert zoned(html, url="https://news.example.com/a/1.html") == ("2024-09-03T10:00:00", None)
+
+
+def test_the_sites_zone_beats_an_inferred_one():
+    head = '<meta name="publishdate" content="2024-09-03 10:00">'
+    assert zoned(en_page(head, lang="ja"), timezone="Europe/London") == (
+        "2024-09-03T10:00:00+01:00",
+        "site Europe/London",
+    )
+
+
+def test_an_offset_on_the_page_beats_the_sites_zone():
+    head = '<meta property="article:published_time" content="2024-09-03T10:00:00-05:00">'
+    assert zoned(page(head), timezone="Asia/Shanghai") == ("2024-09-03T10:00:00-05:00", "page")
+
+
+def test_url_day_agreeing_in_the_pages_zone_keeps_the_time():
+    head = '<meta property="article:published_time" content="2021-03-05T22:00:00Z">'
+    url = "https://example.com/news/2021-03-06/story.html"
+    assert published(page(head), url=url) == ("2021-03-06T06:00:00+08:00", "meta:article:published_time")
+
+
+def test_url_day_agreeing_as_written_keeps_a_utc_time():
+    head = '<meta property="article:published_time" content="2021-03-05T22:00:00Z">'
+    url = "https://example.com/news/2021-03-05/story.html"
+    assert zoned(en_page(head), url=url) == ("2021-03-05T22:00:00+00:00", "page")
+
+
+def test_unix_time_without_a_zone_is_an_instant_in_utc():
+    html = page('<script>var nickname = "x";\n    var ct = "1581517074";</script>')
+    assert zoned(html) == ("2020-02-12T14:17:54+00:00", "instant")
+
+
+def test_modified_time_is_a_field_of_its_own():
+    head = (
+        '<meta property="article:published_time" content="2021-03-05T10:00:00+01:00">'
+        '<meta property="article:modified_time" content="2021-03-06T08:00:00+01:00">'
+    )
+    r = extract(page(head))
+    assert (r.published_at, r.modified_at) == ("2021-03-05T10:00:00+01:00", "2021-03-06T08:00:00+01:00")
+    assert r.sources["modified_at"] == "meta:article:modified_time"
+
+
+def test_modified_time_from_json_ld_and_none_when_absent():
+    ld = '{"@type":"NewsArticle","datePublished":"2021-03-05","dateModified":"2021-03-07T09:00:00Z"}'
+    r = extract(page(f'<script type="application/ld+json">{ld}</script>'))
+    assert (r.published_at, r.modified_at) == ("2021-03-05", "2021-03-07T09:00:00+00:00")
+    assert extract(page()).modified_at is None
+
+
+# --- relative times against reference_time --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "top, expected",
+    [
+        ("刚刚", "2021-05-05T12:00:00+08:00"),
+        ("5分钟前", "2021-05-05T11:55:00+08:00"),
+        ("3小时前", "2021-05-05T09:00:00+08:00"),
+        ("昨天 09:27", "2021-05-04T09:27:00+08:00"),
+        ("前天", "2021-05-03"),
+    ],
+)
+def test_relative_times_against_the_reference(top: str, expected: str):
+    assert published(page(top=f"{top} 来源：某网"), reference_time=SHANGHAI_NOON)[0] == expected
+
+
+def test_yesterday_is_the_day_before_in_the_pages_zone():
+    # 20:00 UTC on 4 May is 04:00 on 5 May in Shanghai: yesterday there is 4 May
+    html = page(top="昨天 09:27 来源：某网")
+    assert published(html, reference_time=UTC_EVENING)[0] == "2021-05-04T09:27:00+08:00"
+
+
+def test_relative_wall_clock_time_without_a_zone_stays_naive():
+    html = en_page(top="昨天 09:27 来源：某网")
+    assert zoned(html, reference_time=SHANGHAI_NOON) == ("2021-05-04T09:27:00", None)
+
+
+def test_minutes_ago_is_an_instant_from_the_reference():
+    html = en_page(top="5分钟前 来源：某网")
+    assert zoned(html, reference_time=SHANGHAI_NOON) == ("2021-05-05T11:55:00+08:00", "reference")

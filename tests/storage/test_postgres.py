@@ -3,6 +3,7 @@
 import json
 import threading
 import time
+from datetime import UTC
 
 import pytest
 
@@ -62,6 +63,14 @@ def test_times_are_stored_as_timestamps(sink):
     sink.flush()
     stored = sink.get("http://news.example.cn/a/1.shtml")["published_at"]
     assert stored.utcoffset() is not None and stored.isoformat().startswith("2026-11-20T00:30:00")
+
+
+def test_a_date_alone_and_a_time_without_offset_are_stored_as_utc(sink):
+    sink.write([rec(1, published_at="2026-11-20", modified_at="2026-11-21T09:15:00")])
+    sink.flush()
+    row = sink.get("http://news.example.cn/a/1.shtml")
+    assert row["published_at"].astimezone(UTC).isoformat() == "2026-11-20T00:00:00+00:00"
+    assert row["modified_at"].astimezone(UTC).isoformat() == "2026-11-21T09:15:00+00:00"
 
 
 def test_known_urls(sink):

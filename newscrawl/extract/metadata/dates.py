@@ -13,7 +13,8 @@ January 1; the cheap parsers take the first, the guard rejects the second).
 
 Every date is checked on the real calendar (``2019-02-30`` is rejected) and for plausibility: the year is at
 least ``MIN_YEAR`` and the date at most ``FUTURE_SLACK`` after the reference (or now). Values without a
-time give midnight; values without an offset stay naive (the caller applies the page's time zone).
+time give midnight and say so (``Stamp.has_time``); values without an offset stay naive (the caller
+applies the page's time zone when it knows one).
 """
 
 from __future__ import annotations
@@ -26,7 +27,13 @@ from datetime import UTC, datetime, timedelta
 from datetime import timezone as dt_timezone
 from functools import lru_cache
 
-from newscrawl.extract.metadata.date_data import MONTHS, OTHER_LABELS, PUBLISH_LABELS, ZONE_ABBREVIATIONS
+from newscrawl.extract.metadata.date_data import (
+    DATEPARSER_LANGUAGES,
+    MONTHS,
+    OTHER_LABELS,
+    PUBLISH_LABELS,
+    ZONE_ABBREVIATIONS,
+)
 
 #: earliest plausible publish year (the web news era; the issue's guard against misparses)
 MIN_YEAR = 1990
@@ -126,6 +133,21 @@ class DateHit:
     end: int
     has_time: bool
     label: int = 0
+    #: a relative form (3小时前, 刚刚): an instant reckoned from the reference time, in its zone
+    relative: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """A parsed date value: ``when`` (naive unless the value says its offset), whether the value gave a
+    time of day (``has_time``; without one ``when`` is midnight and only its day means anything), and
+    where ``when``'s offset came from: ``"page"`` (written in the value), ``"instant"`` (a Unix time:
+    UTC), ``"reference"`` (reckoned from the reference time), None (naive).
+    """
+
+    when: datetime
+    has_time: bool
+    offset_from: str | None = None
 
 
 def plausible(when: datetime, reference: datetime | None = None) -> bool:
@@ -195,11 +217,12 @@ def _relative(m: re.Match[str], reference: datetime) -> tuple[datetime | None, b
         return reference - delta, name in ("seconds", "minutes", "hours")
     if m.group("now"):
         return reference, True
+    # 昨天 09:27 names a wall-clock time, not an instant: naive, read later in the page's zone
     day = (reference - timedelta(days=_DAYS_BACK[m.group("day").lower()])).date()
     if m.group("H") is None:
-        return datetime(day.year, day.month, day.day, tzinfo=reference.tzinfo), False
+        return datetime(day.year, day.month, day.day), False
     when = make_date(day.year, day.month, day.day, int(m.group("H")), int(m.group("M")))
-    return (when.replace(tzinfo=reference.tzinfo) if when else None), when is not None
+    return when, when is not None
 
 
 def _short(m: re.Match[str], reference: datetime | None) -> tuple[datetime | None, bool]:
@@ -278,7 +301,7 @@ def find_dates(
     seen: set[tuple[datetime, bool, int]] = set()
     candidates = 0
 
-    def add(start: int, end: int, when: datetime | None, has_time: bool) -> bool:
+    def add(start: int, end: int, when: datetime | None, has_time: bool, relative: bool = False) -> bool:
         """Record one candidate; False once ``MAX_DATE_CANDIDATES`` have been looked at."""
         nonlocal candidates
         candidates += 1
@@ -292,7 +315,7 @@ def find_dates(
         label = _label(text, start)
         if (when, has_time, label) not in seen:  # a value repeated gives one hit, the first
             seen.add((when, has_time, label))
-            hits.append(DateHit(when, start, end, has_time, label))
+            hits.append(DateHit(when, start, end, has_time, label, relative))
         return candidates < MAX_DATE_CANDIDATES
 
     def scan() -> None:
@@ -337,7 +360,7 @@ def find_dates(
                     return
         if relative and reference is not None:
             for m in _RELATIVE.finditer(text):
-                if not add(m.start(), m.end(), *_relative(m, reference)):
+                if not add(m.start(), m.end(), *_relative(m, reference), relative=True):
                     return
 
     scan()
@@ -346,7 +369,7 @@ def find_dates(
 
 
 _ISO_LIKE = re.compile(
-    r"\d{4}-?\d\d-?\d\d(?:[T ]\d\d(?::?\d\d(?::?\d\d(?:[.,]\d+)?)?)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
+    r"\d{4}-?\d\d-?\d\d(?P<time>[T ]\d\d(?::?\d\d(?::?\d\d(?:[.,]\d+)?)?)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
 )
 _EPOCH = re.compile(r"1\d{9}(?:\d{3})?")
 
@@ -359,45 +382,106 @@ def parse_value(
     languages: list[str] | None = None,
     slow: bool = True,
 ) -> datetime | None:
-    """Parse a structured date value (a meta content, JSON-LD property, ``<time datetime>``).
-
-    ``slow=False`` skips the dateparser fallback.
+    """The datetime of :func:`parse_stamp` (midnight for a date alone), or None.
 
     >>> parse_value("2021-03-05T10:00:00+08:00").isoformat()
     '2021-03-05T10:00:00+08:00'
     >>> parse_value("2019-02-30") is None
     True
     """
+    stamp = parse_stamp(value, reference=reference, month_first=month_first, languages=languages, slow=slow)
+    return stamp.when if stamp is not None else None
+
+
+def parse_stamp(
+    value: str,
+    *,
+    reference: datetime | None = None,
+    month_first: bool = False,
+    languages: list[str] | None = None,
+    slow: bool = True,
+) -> Stamp | None:
+    """Parse a structured date value (a meta content, JSON-LD property, ``<time datetime>``, a site's
+    XPath override) into a :class:`Stamp`, keeping its precision: a date alone has no time of day, a
+    time without an offset stays naive. Only the first ``STRUCTURED_VALUE_CHARS`` are read.
+    ``slow=False`` skips the dateparser fallback.
+
+    >>> parse_stamp("2024-09-03")
+    Stamp(when=datetime.datetime(2024, 9, 3, 0, 0), has_time=False, offset_from=None)
+    >>> parse_stamp("2024-09-03T04:03:19Z").offset_from
+    'page'
+    """
     value = value.strip()[:STRUCTURED_VALUE_CHARS].translate(_FULLWIDTH)
     if not value:
         return None
-    when: datetime | None = None
-    if _ISO_LIKE.fullmatch(value):
+    stamp: Stamp | None = None
+    iso = _ISO_LIKE.fullmatch(value)
+    if iso is not None:
         try:
             when = datetime.fromisoformat(value.replace(",", "."))
+            stamp = Stamp(when, iso.group("time") is not None, "page" if when.tzinfo else None)
         except ValueError:
-            when = None
+            stamp = None
     elif _EPOCH.fullmatch(value):
-        when = datetime.fromtimestamp(int(value[:10]), UTC)
-    if when is None:
+        stamp = Stamp(datetime.fromtimestamp(int(value[:10]), UTC), True, "instant")
+    if stamp is None:
         hits = find_dates(value, reference=reference, month_first=month_first, limit=1)
         if hits:
-            when = hits[0].when
-    if when is None and "," in value and value[:3].isalpha():
+            stamp = stamp_of(hits[0])
+    if stamp is None and "," in value and value[:3].isalpha():
         try:
-            when = email.utils.parsedate_to_datetime(value)
+            stamp = Stamp(email.utils.parsedate_to_datetime(value), True, "page")
         except (TypeError, ValueError, IndexError):
-            when = None
-    if when is None and slow and len(value) <= DATEPARSER_MAX_CHARS:
+            stamp = None
+        if stamp is not None and stamp.when.tzinfo is None:  # RFC 2822's -0000: UTC, local zone unknown
+            stamp = Stamp(stamp.when.replace(tzinfo=UTC), True, "instant")
+    if stamp is None and slow and len(value) <= DATEPARSER_MAX_CHARS:
         when = _dateparser(value, reference, languages)
-    if when is None or not plausible(when, reference):
+        if when is not None:
+            has_time = ":" in value or when.time() != datetime.min.time()
+            stamp = Stamp(when, has_time, "page" if when.tzinfo else None)
+    if stamp is None or not plausible(stamp.when, reference):
         return None
-    return when
+    return stamp
+
+
+def before(stamp: Stamp, cutoff: datetime) -> bool:
+    """Whether ``stamp`` lies before the aware ``cutoff``: a date alone is compared by day (the
+    cutoff's day in its own zone), a time without an offset is read in the cutoff's zone.
+
+    >>> from datetime import timezone
+    >>> cutoff = datetime(2024, 9, 3, tzinfo=timezone.utc)
+    >>> before(parse_stamp("2024-09-03"), cutoff), before(parse_stamp("2024-09-02T23:00:00-02:00"), cutoff)
+    (False, False)
+    """
+    when = stamp.when
+    if not stamp.has_time:
+        return when.date() < cutoff.date()
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=cutoff.tzinfo)
+    return when < cutoff
+
+
+def stamp_of(hit: DateHit) -> Stamp:
+    """The :class:`Stamp` of a date found in text by :func:`find_dates`."""
+    if hit.when.tzinfo is None:
+        return Stamp(hit.when, hit.has_time)
+    return Stamp(hit.when, hit.has_time, "reference" if hit.relative else "page")
 
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _NUMBER = re.compile(r"\d+")
 _WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+@lru_cache(maxsize=256)
+def _dateparser_languages(declared: tuple[str, ...] | None) -> list[str]:
+    """The page's declared languages dateparser knows, with English; ``DATEPARSER_LANGUAGES`` otherwise
+    (never all locales: dateparser loads every one on a language-less call)."""
+    from dateparser.data.languages_info import language_order
+
+    known = [code for code in declared or () if code in language_order]
+    return [*dict.fromkeys([*known, "en"])] if known else list(DATEPARSER_LANGUAGES)
 
 
 def _dateparser(value: str, reference: datetime | None, languages: list[str] | None) -> datetime | None:
@@ -434,7 +518,7 @@ def _dateparser_cached(
     if reference is not None:
         settings["RELATIVE_BASE"] = reference.replace(tzinfo=None)
     try:
-        when = dateparser.parse(value, languages=list(languages) if languages else None, settings=settings)
+        when = dateparser.parse(value, languages=_dateparser_languages(languages), settings=settings)
     except (ValueError, TypeError, OverflowError, AttributeError):
         return None
     if when is None or str(when.year) not in value:

@@ -21,37 +21,57 @@
 8. ``page-text``: the first plausible date in the page's visible text.
 9. ``meta-modified:<key>`` / ``json-ld:dateModified``: the last-modified time, when nothing else dates it.
 
-Two corrections follow: a date in the URL overrules a different day found by a rule weaker than the
-structured metadata, or a UTC time one day off (``_url_wins``); and a UTC time is rewritten with the
-site's own offset when the page's metadata gives the same instant that way (``_local_twin``).
+A site's XPath override (``xpath``), when given, is read before the chain.
 
-Output: ISO 8601 with a UTC offset. The page's own offset wins; a value without one is read in
-``timezone`` (an IANA name; UTC when None; an unknown name raises ValueError). A date without a time of
-day gives midnight in that zone (``2010-12-15T00:00:00+08:00``). Relative forms (``3小时前``,
-``昨天 08:30``) and year-less ones (``发布时间：10-08``) are read only when a ``reference`` time is given.
+Two corrections follow. An offset on the page beats a value without one (``_prefer_offset``: JSON-LD's
+``2024-09-03T04:03:19Z`` beats a meta's ``2024-09-03T04:03:19``), and a UTC time gives way to the same
+instant written with the site's own offset. Then a date in the URL overrules a different day found by a
+rule weaker than the structured metadata, or a UTC time one day off; days are compared in the page's
+zone, and a time whose day agrees is kept (``_check_url``).
+
+Output (``render``): ISO 8601 at the precision the page gives. A date alone stays a date (``2024-09-03``);
+an offset on the page is kept; a time without one is read in the page's zone: the site's (``timezone``),
+else one its declared language and region or its host imply (zh-CN or a ``.cn`` host: Asia/Shanghai,
+zh-TW: Asia/Taipei, zh-HK: Asia/Hong_Kong, ja: Asia/Tokyo, ko: Asia/Seoul; ``infer_zone``), else none is
+invented and the time stays naive (``2024-09-03T04:03:19``). ``FoundTime.zone`` says where the offset came
+from. Relative forms (``3小时前``, ``刚刚``, ``昨天 08:30``, ``前天``) and year-less ones
+(``发布时间：10-08``) are read only when a ``reference`` time is given.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lxml import etree
 
 from newscrawl.extract.document import Element
 from newscrawl.extract.metadata.date_data import (
+    HOST_ZONES,
     JSON_LD_ARTICLE_TYPES,
     JSON_LD_KEYS,
+    LANGUAGE_ZONES,
     MODIFIED_META_KEYS,
     PUBLISHED_META_KEYS,
     WEAK_META_KEYS,
 )
-from newscrawl.extract.metadata.dates import DateHit, find_dates, make_date, parse_value, plausible
+from newscrawl.extract.metadata.dates import (
+    DateHit,
+    Stamp,
+    find_dates,
+    make_date,
+    parse_stamp,
+    plausible,
+    stamp_of,
+)
 from newscrawl.extract.page import Page
-from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
+from newscrawl.extract.result import BodyResult, Found
 
 #: characters of text read after the heading, and before / at the start of the main text (seed 003 reads
 #: two blocks either side; a block is a line of 20-100 characters on the portals it was tested on)
@@ -98,104 +118,265 @@ _AFTER_KEY = re.compile(
 
 
 @lru_cache(maxsize=64)
-def _zone(name: str | None) -> tzinfo:
-    if not name:
-        return UTC
+def _zone(name: str) -> tzinfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as e:
         raise ValueError(f"unknown time zone {name!r}") from e
 
 
-def _iso(when: datetime, zone: tzinfo) -> str:
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=zone)
-    return when.isoformat(timespec="seconds")
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """The zone a page's times without an offset are read in (``tz`` None: unknown) and why (``label``:
+    ``"site Europe/London"``, ``"language zh-CN: Asia/Shanghai"``, ``"host .cn: Asia/Shanghai"``)."""
+
+    tz: tzinfo | None = None
+    label: str | None = None
+
+
+NO_ZONE = Zone()
+_SUBTAG = re.compile(r"[-_\s]+")
+
+
+def infer_zone(language: str | None, url: str | None) -> Zone:
+    """The zone a page's declared language and region, or else its host, imply; ``NO_ZONE`` otherwise.
+
+    >>> infer_zone("zh-CN", None).label, infer_zone("ja", None).label
+    ('language zh-CN: Asia/Shanghai', 'language ja: Asia/Tokyo')
+    >>> infer_zone("zh", "https://news.example.cn/a.html").label
+    'host .cn: Asia/Shanghai'
+    >>> infer_zone("en", "https://example.com/") == NO_ZONE
+    True
+    """
+    if language:
+        for declared in language.split(","):
+            tags = [t for t in _SUBTAG.split(declared.strip().lower()) if t]
+            if not tags:
+                continue
+            regions = [t for t in tags[1:] if len(t) == 2]  # skip a script subtag (zh-Hans-CN)
+            name = LANGUAGE_ZONES.get((tags[0], regions[0] if regions else None)) or LANGUAGE_ZONES.get(
+                (tags[0], None)
+            )
+            if name:
+                return Zone(_zone(name), f"language {declared.strip()}: {name}")
+    host = (urlsplit(url).hostname or "") if url else ""
+    for suffix, name in HOST_ZONES:
+        if host.endswith(suffix):
+            return Zone(_zone(name), f"host {suffix}: {name}")
+    return NO_ZONE
+
+
+def page_zone(page: Page, timezone: str | None = None) -> Zone:
+    """``timezone`` (the site's zone) when given, else the zone the page implies (:func:`infer_zone`:
+    its declared language, ``og:locale``, then its host)."""
+    if timezone:
+        return Zone(_zone(timezone), f"site {timezone}")
+    declared = ",".join(v for v in (page.meta.language, page.meta.meta.get("og:locale")) if v)
+    return infer_zone(declared, page.url)
+
+
+@dataclass(frozen=True, slots=True)
+class FoundTime(Found):
+    """A time field: ``value`` (``2024-09-03``, ``2024-09-03T04:03:19`` or with an offset), the rule
+    that found it (``source``) and where its offset came from (``zone``; None when it has none)."""
+
+    zone: str | None = None
+
+
+def render(stamp: Stamp, zone: Zone) -> tuple[str, str | None]:
+    """``stamp`` as ISO 8601 at its precision, and where its offset came from.
+
+    A date alone stays a date; an offset written on the page is kept; an instant (a Unix time, a relative
+    form) is written in the page's zone when known; a wall-clock time without an offset takes the page's
+    zone when known and stays naive otherwise (no zone is invented).
+    """
+    when = stamp.when
+    if not stamp.has_time:
+        return when.date().isoformat(), None
+    if when.tzinfo is not None:
+        if stamp.offset_from == "page" or zone.tz is None:
+            return when.isoformat(timespec="seconds"), stamp.offset_from
+        return when.astimezone(zone.tz).isoformat(timespec="seconds"), zone.label
+    if zone.tz is None:
+        return when.isoformat(timespec="seconds"), None
+    return when.replace(tzinfo=zone.tz).isoformat(timespec="seconds"), zone.label
+
+
+class _Parser:
+    """:func:`parse_stamp` with the page's settings, each distinct value parsed once per page."""
+
+    __slots__ = ("reference", "month_first", "languages", "cache")
+
+    def __init__(self, reference: datetime | None, month_first: bool, languages: list[str] | None) -> None:
+        self.reference = reference
+        self.month_first = month_first
+        self.languages = languages
+        self.cache: dict[tuple[str, bool], Stamp | None] = {}
+
+    def __call__(self, value: str, slow: bool = True) -> Stamp | None:
+        key = (value, slow)
+        if key not in self.cache:
+            self.cache[key] = parse_stamp(
+                value, reference=self.reference, month_first=self.month_first, languages=self.languages,
+                slow=slow,
+            )
+        return self.cache[key]
+
+
+def _setup(
+    page: Page, reference: datetime | None, timezone: str | None
+) -> tuple[Zone, datetime | None, _Parser]:
+    zone = page_zone(page, timezone)
+    if reference is not None and reference.tzinfo is not None and zone.tz is not None:
+        reference = reference.astimezone(zone.tz)
+    declared = (page.meta.language or "").strip().lower()
+    month_first = declared.startswith("en-us")
+    primary = _SUBTAG.split(declared, maxsplit=1)[0]
+    return zone, reference, _Parser(reference, month_first, [primary] if primary else None)
 
 
 def find_published(
-    page: Page, body: BodyResult, *, reference: datetime | None = None, timezone: str | None = None
-) -> Found:
-    """The publish time of ``page`` as ISO 8601 with an offset, and the rule that found it."""
-    zone = _zone(timezone)
-    if reference is not None and reference.tzinfo is not None:
-        reference = reference.astimezone(zone)
-    month_first = (page.meta.language or "").lower().startswith("en-us")
+    page: Page,
+    body: BodyResult,
+    *,
+    reference: datetime | None = None,
+    timezone: str | None = None,
+    override: str | None = None,
+) -> FoundTime:
+    """The publish time of ``page`` (see the module docstring), the rule that found it and where its
+    offset came from. ``override`` is the text a site's XPath found for it: parsed first (``xpath``)."""
+    zone, reference, parse = _setup(page, reference, timezone)
     url_day = _from_url(page.url, reference)
-    for when, source in _chain(page, body, reference, month_first, zone):
-        if when is not None:
-            if url_day is not None and _url_wins(when, source, url_day):
-                return Found(_iso(url_day, zone), "url")
-            if when.utcoffset() == timedelta(0):
-                when = _local_twin(page, when, reference) or when
-            return Found(_iso(when, zone), source)
-    return NOT_FOUND
-
-
-def _local_twin(page: Page, when: datetime, reference: datetime | None) -> datetime | None:
-    """The same instant as the UTC time ``when``, written with the site's own offset elsewhere in the
-    page's metadata (``22:04Z`` in JSON-LD, ``00:04+02:00`` in a meta tag), so the day is the site's."""
-    values = [v for k, v in page.meta.meta.items() if "date" in k or "time" in k]
-    values += [o[k] for o in page.meta.json_ld for k in ("datePublished", "dateCreated") if k in o]
-    values += [v for v, _ in page.meta.times]
-    for value in values:
-        if not isinstance(value, str) or len(value) > 40:
+    first = _parsed_override(override, parse)
+    chain = _chain(page, body, reference, parse)
+    for stamp, source in itertools.chain(first, chain):
+        if stamp is None:
             continue
-        other = parse_value(value, reference=reference, slow=False)
-        if other is not None and other.tzinfo is not None and other.utcoffset() != timedelta(0):
-            if abs((other - when).total_seconds()) <= 60:
+        stamp = _prefer_offset(page, stamp, parse, zone)
+        if url_day is not None:
+            stamp, source = _check_url(stamp, source, url_day, zone)
+        value, offset_from = render(stamp, zone)
+        return FoundTime(value, source, offset_from)
+    return FoundTime()
+
+
+def find_modified(
+    page: Page, *, reference: datetime | None = None, timezone: str | None = None, override: str | None = None
+) -> FoundTime:
+    """The last-modified time the page gives (meta, JSON-LD ``dateModified``, ``<time>`` marked
+    modified or updated), like :func:`find_published`."""
+    zone, reference, parse = _setup(page, reference, timezone)
+    rules = itertools.chain(
+        _parsed_override(override, parse),
+        _from_meta(page, MODIFIED_META_KEYS, "meta", parse),
+        (_from_json_ld(page, ("dateModified",), parse),),
+        (_from_modified_times(page, parse),),
+    )
+    for stamp, source in rules:
+        if stamp is not None:
+            value, offset_from = render(_prefer_offset(page, stamp, parse, zone), zone)
+            return FoundTime(value, source, offset_from)
+    return FoundTime()
+
+
+def _parsed_override(override: str | None, parse: _Parser) -> Iterator[tuple[Stamp | None, str]]:
+    if override:
+        yield parse(override), "xpath"
+
+
+def _prefer_offset(page: Page, stamp: Stamp, parse: _Parser, zone: Zone) -> Stamp:
+    """An offset on the page beats a value without one: a naive time or a date alone gives way to the
+    page's first structured publish value with an offset on the same day (a date alone) or within a
+    day of it; a UTC time gives way to the same instant written with the site's own offset
+    (``22:04Z`` in JSON-LD, ``00:04+02:00`` in a meta tag), so the day is the site's."""
+    when = stamp.when
+    if when.tzinfo is not None:
+        if when.utcoffset() != timedelta(0):
+            return stamp
+        for other in _offset_values(page, parse, everywhere=True):
+            if other.when.utcoffset() != timedelta(0) and abs((other.when - when).total_seconds()) <= 60:
                 return other
-    return None
+        return stamp
+    for other in _offset_values(page, parse, everywhere=False):
+        local = other.when.replace(tzinfo=None)
+        if not stamp.has_time:
+            if local.date() == when.date():
+                return other
+        elif abs((local.date() - when.date()).days) <= 1:
+            return other
+    return stamp
 
 
-def _url_wins(when: datetime, source: str, url_day: datetime) -> bool:
-    """Whether a date in the URL overrules ``when`` (found by rule ``source``).
+def _offset_values(page: Page, parse: _Parser, everywhere: bool) -> Iterator[Stamp]:
+    """Structured publish values of the page that carry their own offset, strongest first;
+    ``everywhere`` adds every meta whose key names a date or time (for the UTC twin)."""
+    meta = page.meta.meta
+    values = [meta[k] for k in PUBLISHED_META_KEYS if k in meta]
+    ranked = sorted(page.meta.json_ld, key=lambda o: not _is_article(o))
+    values += [o[k] for o in ranked for k in ("datePublished", "dateCreated") if k in o]
+    values += [v for v, where in page.meta.times if where == "itemprop" or everywhere]
+    if everywhere:
+        values += [v for k, v in meta.items() if "date" in k or "time" in k]
+    for value in values:
+        if isinstance(value, str) and len(value) <= 40:
+            other = parse(value, slow=False)
+            if other is not None and other.has_time and other.offset_from == "page":
+                yield other
 
-    It does when they name different days and either ``when`` is in UTC and a day off (a local time
-    converted to UTC: the URL keeps the site's own day), or ``when`` comes from a rule weaker than the
-    page's structured metadata. Measured on htmldate and trafilatura: this fixed 5 pages and broke none;
-    letting the URL overrule every meta date as well broke 3 pages.
+
+def _check_url(stamp: Stamp, source: str, url_day: datetime, zone: Zone) -> tuple[Stamp, str]:
+    """A date in the URL against ``stamp`` (found by rule ``source``), days compared in the page's zone.
+
+    Days that agree keep the time (written in the page's zone when that is what makes them agree). The
+    URL's day wins when ``stamp`` is in UTC and a day off (a local time converted to UTC: the URL keeps
+    the site's own day), or comes from a rule weaker than the page's structured metadata. Measured on
+    htmldate and trafilatura: this fixed 5 pages and broke none; letting the URL overrule every meta
+    date as well broke 3 pages.
     """
-    days = abs((when.date() - url_day.date()).days)
+    when = stamp.when
+    local = when.astimezone(zone.tz) if when.tzinfo is not None and zone.tz is not None else when
+    days = abs((local.date() - url_day.date()).days)
     if days == 0:
-        return False
-    if days == 1 and when.utcoffset() == timedelta(0):
-        return True
-    return not source.startswith(("meta:", "json-ld:"))
+        if local.date() != when.date():
+            return Stamp(local, stamp.has_time, "instant"), source
+        return stamp, source
+    url_wins = (days == 1 and when.utcoffset() == timedelta(0)) or not source.startswith(
+        ("meta:", "json-ld:", "xpath")
+    )
+    return (Stamp(url_day, False), "url") if url_wins else (stamp, source)
 
 
 def _chain(
-    page: Page, body: BodyResult, reference: datetime | None, month_first: bool, zone: tzinfo
-) -> Iterator[tuple[datetime | None, str]]:
-    yield from _from_meta(page, PUBLISHED_META_KEYS, "meta", reference, month_first)
-    yield _from_json_ld(page, JSON_LD_KEYS, reference)
+    page: Page, body: BodyResult, reference: datetime | None, parse: _Parser
+) -> Iterator[tuple[Stamp | None, str]]:
+    yield from _from_meta(page, PUBLISHED_META_KEYS, "meta", parse)
+    yield _from_json_ld(page, JSON_LD_KEYS, parse)
     start = body.first if body.first is not None else body.node
     if start is not None and start not in page.stats.index:
         start = None
     heading = _heading(page, start)
-    yield _from_times(page, heading, start, reference, month_first)
-    yield from _from_meta(page, WEAK_META_KEYS, "meta", reference, month_first)
-    yield from _from_text_near(page, body, heading, start, reference, month_first)
-    yield _from_url(page.url, reference), "url"
-    yield _from_script(page.html, reference, zone), "script"
-    yield _from_page_text(page, reference, month_first), "page-text"
-    yield from _from_meta(page, MODIFIED_META_KEYS, "meta-modified", reference, month_first)
-    yield _from_json_ld(page, ("dateModified",), reference)
+    yield _from_times(page, heading, start, parse)
+    yield from _from_meta(page, WEAK_META_KEYS, "meta", parse)
+    yield from _from_text_near(page, body, heading, start, reference, parse.month_first)
+    url = _from_url(page.url, reference)
+    yield (Stamp(url, False) if url is not None else None), "url"
+    yield _from_script(page.html, reference), "script"
+    yield _from_page_text(page, reference, parse.month_first), "page-text"
+    yield from _from_meta(page, MODIFIED_META_KEYS, "meta-modified", parse)
+    yield _from_json_ld(page, ("dateModified",), parse)
 
 
 def _from_meta(
-    page: Page, keys: tuple[str, ...], prefix: str, reference: datetime | None, month_first: bool
-) -> Iterator[tuple[datetime | None, str]]:
+    page: Page, keys: tuple[str, ...], prefix: str, parse: _Parser
+) -> Iterator[tuple[Stamp | None, str]]:
     meta = page.meta.meta
     for key in keys:
         value = meta.get(key)
         if value:
-            yield parse_value(value, reference=reference, month_first=month_first), f"{prefix}:{key}"
+            yield parse(value), f"{prefix}:{key}"
 
 
-def _from_json_ld(
-    page: Page, keys: tuple[str, ...], reference: datetime | None
-) -> tuple[datetime | None, str]:
+def _from_json_ld(page: Page, keys: tuple[str, ...], parse: _Parser) -> tuple[Stamp | None, str]:
     objects = page.meta.json_ld
     if not objects:
         return None, "json-ld"
@@ -204,9 +385,9 @@ def _from_json_ld(
         for obj in ranked:
             value = obj.get(key)
             if isinstance(value, str) and value:
-                when = parse_value(value, reference=reference)
-                if when is not None:
-                    return when, f"json-ld:{key}"
+                stamp = parse(value)
+                if stamp is not None:
+                    return stamp, f"json-ld:{key}"
     return None, "json-ld"
 
 
@@ -217,15 +398,15 @@ def _is_article(obj: dict) -> bool:
 
 
 def _from_times(
-    page: Page, heading: Element | None, start: Element | None, reference: datetime | None, month_first: bool
-) -> tuple[datetime | None, str]:
+    page: Page, heading: Element | None, start: Element | None, parse: _Parser
+) -> tuple[Stamp | None, str]:
     """``itemprop=datePublished`` first; then the first ``<time>`` between the heading and the end of the
     main text (a ``<time>`` elsewhere dates a comment or a teaser); without those anchors, the first."""
     for value, where in page.meta.times:
         if where == "itemprop":
-            when = parse_value(value, reference=reference, month_first=month_first)
-            if when is not None:
-                return when, "time-element"
+            stamp = parse(value)
+            if stamp is not None:
+                return stamp, "time-element"
     if not page.meta.times:
         return None, "time-element"
     lo, hi = _article_span(page, heading, start)
@@ -235,9 +416,20 @@ def _from_times(
         if not lo <= i < hi or _MODIFIED_CLASS.search(el.get("class", "")):
             continue
         value = el.get("datetime") or el.get("pubdate") or ""
-        when = parse_value(value, reference=reference, month_first=month_first) if value else None
-        if when is not None:
-            return when, "time-element"
+        stamp = parse(value) if value else None
+        if stamp is not None:
+            return stamp, "time-element"
+    return None, "time-element"
+
+
+def _from_modified_times(page: Page, parse: _Parser) -> tuple[Stamp | None, str]:
+    """A ``<time>`` marked as the modification time (``itemprop=dateModified``, class updated/modified)."""
+    for el in page.root.iter("time"):
+        if el.get("itemprop") == "dateModified" or _MODIFIED_CLASS.search(el.get("class", "")):
+            value = el.get("datetime") or ""
+            stamp = parse(value) if value else None
+            if stamp is not None:
+                return stamp, "time-element"
     return None, "time-element"
 
 
@@ -381,27 +573,27 @@ def _from_text_near(
     start: Element | None,
     reference: datetime | None,
     month_first: bool,
-) -> Iterator[tuple[datetime | None, str]]:
+) -> Iterator[tuple[Stamp | None, str]]:
 
     def hits(text: str) -> list[DateHit]:
         return find_dates(text, reference=reference, month_first=month_first) if text else []
 
     if heading is not None:
         hit = _pick(hits(_text_after(heading, NEAR_START_CHARS, include_self=False, prose=PROSE_CHARS)))
-        yield (hit.when if hit else None), "text-near-title"
+        yield (stamp_of(hit) if hit else None), "text-near-title"
     if start is not None:
         hit = _pick(hits(_text_before(start, NEAR_START_CHARS, prose=PROSE_CHARS)), nearest_last=True)
         if hit is None:
             hit = _pick(hits(_text_after(start, NEAR_START_CHARS, include_self=True, prose=PROSE_CHARS)))
-        yield (hit.when if hit else None), "text-near-body-start"
+        yield (stamp_of(hit) if hit else None), "text-near-body-start"
         last = body.last if body.last is not None else start
         own = " ".join(last.itertext())[-NEAR_END_CHARS:]
         after = _text_after(last, NEAR_END_CHARS, include_self=False, prose=PROSE_CHARS)
         hit = _pick(hits(own + " " + after))
-        yield (hit.when if hit else None), "text-near-body-end"
+        yield (stamp_of(hit) if hit else None), "text-near-body-end"
     elif heading is None:
         hit = _pick(hits(_text_after(page.body, NEAR_START_CHARS, include_self=True, prose=PROSE_CHARS)))
-        yield (hit.when if hit else None), "text-near-body-start"
+        yield (stamp_of(hit) if hit else None), "text-near-body-start"
 
 
 # --- URL, script, whole page ----------------------------------------------------------------------------
@@ -422,7 +614,7 @@ def _from_url(url: str | None, reference: datetime | None) -> datetime | None:
     return None
 
 
-def _from_script(html: str, reference: datetime | None, zone: tzinfo) -> datetime | None:
+def _from_script(html: str, reference: datetime | None) -> Stamp | None:
     """A publish time under a known key anywhere in the raw source. Searched with ``bytes.find`` on the
     lower-cased UTF-8 source: a regular expression over a 700 kB WeChat page costs tens of milliseconds."""
     raw = html[:SCRIPT_CHARS].encode("utf-8", "ignore").lower()
@@ -437,16 +629,17 @@ def _from_script(html: str, reference: datetime | None, zone: tzinfo) -> datetim
             if m is not None:
                 if m.group("date"):
                     value = m.group("date").decode("ascii").upper()
-                    when = parse_value(value, reference=reference, slow=False)
+                    stamp = parse_stamp(value, reference=reference, slow=False)
                 else:
-                    when = datetime.fromtimestamp(int(m.group("epoch")), UTC).astimezone(zone)
-                if when is not None and plausible(when, reference):
-                    return when
+                    when = datetime.fromtimestamp(int(m.group("epoch")), UTC)
+                    stamp = Stamp(when, True, "instant") if plausible(when, reference) else None
+                if stamp is not None:
+                    return stamp
             i = raw.find(literal, j)
     return None
 
 
-def _from_page_text(page: Page, reference: datetime | None, month_first: bool) -> datetime | None:
+def _from_page_text(page: Page, reference: datetime | None, month_first: bool) -> Stamp | None:
     text = etree.tostring(page.body, method="text", encoding="unicode", with_tail=False)[:PAGE_TEXT_CHARS]
     hit = _pick(find_dates(text, reference=reference, month_first=month_first, relative=False))
-    return hit.when if hit else None
+    return stamp_of(hit) if hit else None
