@@ -24,6 +24,7 @@ INTERNAL_FIELDS: tuple[str, ...] = (
     "prune_xpath",
     "url_kind",
     "field_xpaths",
+    "more_texts",
 )
 
 
@@ -39,6 +40,7 @@ class NewsItem(scrapy.Item):
     page_kind = scrapy.Field()  # article | list
     page_class = scrapy.Field()  # short | long
     algorithm = scrapy.Field()  # the extractor that produced text
+    pages = scrapy.Field()  # how many pages the article was split over (1 for most)
     language = scrapy.Field()
     crawled_at = scrapy.Field()  # ISO 8601, UTC
     content_hash = scrapy.Field()  # SHA-1 of text without white space
@@ -52,5 +54,6 @@ class NewsItem(scrapy.Item):
     timezone = scrapy.Field()  # the site's time zone, for times without an offset (None: inferred per page)
     prune_xpath = scrapy.Field()  # the site's xpath.exclude: elements removed before extraction
     url_kind = scrapy.Field()  # "article" when the site's URL patterns say so: the page-kind step is skipped
+    more_texts = scrapy.Field()  # texts of pages 2, 3, ... of a split article, in order (stage 2 joins them)
     fingerprint = scrapy.Field()  # (content hash, SimHash) of the extracted text, from stage 1 for dedup
     field_xpaths = scrapy.Field()  # the site's XPath overrides by field, run by the extraction library

@@ -310,4 +310,6 @@ def reextract(
 async def _archived_start(self: Any) -> Any:
     """``start()`` of a re-extraction: every archived page the spider handled, as it handled it then."""
     for url, kind in self.archived:
+        if kind == "later_page":
+            continue  # fetched again by its split article's first page, which joins it
         yield Request(url, callback=self.parse, cb_kwargs={"kind": kind}, meta={"newscrawl_kind": kind})

@@ -91,17 +91,19 @@ class RecordPipeline:
         if "url" not in item:
             return item
         extraction: Extraction = item.get("extraction") or Extraction()
+        more_texts: list[str] = item.get("more_texts") or []  # pages 2, 3, ... of a split article
         for name in INTERNAL_FIELDS:
             item.pop(name, None)
         url = item["url"]
         if extraction.error:
             raise self._drop("extract_error", f"extraction failed on {url}: {extraction.error}")
-        text = clean_text(extraction.text)
+        text = clean_text("\n".join([extraction.text, *more_texts]))
         title = clean_line(extraction.title)
         if body_chars(text, title) < self.min_text_chars:
             raise self._drop("no_text", f"no text found on {url}")
 
         item["text"] = text
+        item["pages"] = 1 + len(more_texts)
         item["title"] = title
         published = extraction.published_at
         item["published_at"] = published

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 from urllib.parse import urldefrag, urljoin, urlsplit
@@ -32,6 +33,7 @@ from newscrawl.crawl.config import ConfigError, ExtractorOptions, with_defaults
 from newscrawl.crawl.sites import Site
 from newscrawl.extract import Extraction, extract
 from newscrawl.extract.metadata.dates import before, parse_stamp
+from newscrawl.extract.pager import MAX_PAGES, continuation_urls, first_page, page_number
 from newscrawl.items import NewsItem
 from newscrawl.pipelines.extraction import looks_binary
 from newscrawl.spiders.feeds import (
@@ -91,6 +93,16 @@ def canonical_url(body: bytes, url: str) -> str:
     return page
 
 
+@dataclass(slots=True)
+class SplitArticle:
+    """A split article being assembled: its first page's item, the pages to fetch, the texts so far."""
+
+    item: NewsItem
+    pending: list[str]
+    seen: set[str]
+    texts: list[str] = field(default_factory=list)
+
+
 class NewsSpider(scrapy.Spider):
     """Crawls one site as its :class:`~newscrawl.crawl.sites.Site` describes (set on generated subclasses)."""
 
@@ -131,6 +143,8 @@ class NewsSpider(scrapy.Spider):
             )
         self.base_url = base_url.rstrip("/") if base_url else None
         self._requested: set[str] = set()
+        #: split articles waiting for their later pages, by first-page URL
+        self._split: dict[str, SplitArticle] = {}
         #: the extractor options of the crawl's settings (None: extraction off), read at the first page
         self._extractor: ExtractorOptions | None = None
         self._extractor_read = False
@@ -259,7 +273,7 @@ class NewsSpider(scrapy.Spider):
         url = response.url
         if kind == "article" or (kind == "auto" and self.site.is_article(url)):
             self._inc("newscrawl/pages/article")
-            yield self._item(response, url_kind="article")
+            yield from self._article(response, url_kind="article")
             if self.site.follow_from_articles:
                 yield from self._follow_links(response)
             return
@@ -279,8 +293,93 @@ class NewsSpider(scrapy.Spider):
         else:
             self._inc("newscrawl/pages/article")
             self._inc("newscrawl/pages/classified_article")
-            yield self._item(response, extraction)
+            yield from self._article(response, extraction)
         yield from self._follow_links(response)
+
+    # -- articles split over several pages ------------------------------------------------------------
+
+    def _page_links(self, response: Response) -> list[str]:
+        """Every link of the page, absolute."""
+        if not isinstance(response, TextResponse):
+            return []
+        try:
+            return [urldefrag(response.urljoin(h)).url for h in response.xpath("//a/@href").getall()]
+        except Exception:  # a page too broken for the selector has no pager to follow
+            return []
+
+    def _article(
+        self, response: Response, extraction: Extraction | None = None, url_kind: str | None = None
+    ) -> Iterator[Any]:
+        """The item of an article page; for the first page of a split article, the request for its next
+        page (the item waits until every page is in); for a later page, the request for the first."""
+        links = self._page_links(response)
+        first = first_page(response.url)
+        if first is not None and first in links:
+            # page 2+ of a split article (it links back to page 1): never a record of its own
+            self._inc("newscrawl/multipage/later_page_seen")
+            request = self._request(first, "article")
+            if request is not None:
+                yield request
+            return
+        item = self._item(response, extraction, url_kind=url_kind)
+        more = continuation_urls(response.url, links)
+        if not more:
+            yield item
+            return
+        self._inc("newscrawl/multipage/articles")
+        first = urldefrag(response.url).url
+        self._split[first] = SplitArticle(item, list(more), set(more))
+        yield self._next_page(first)
+
+    def _next_page(self, first: str) -> Any:
+        """The request for the split article's next page, or its item when every page is in."""
+        state = self._split[first]
+        if not state.pending or len(state.texts) + 1 >= MAX_PAGES:
+            del self._split[first]
+            state.item["more_texts"] = state.texts
+            self._inc("newscrawl/multipage/pages", len(state.texts) + 1)
+            return state.item
+        url = state.pending.pop(0)
+        return scrapy.Request(
+            url,
+            callback=self.parse_later_page,
+            errback=self.later_page_failed,
+            cb_kwargs={"first": first},
+            meta={"newscrawl_kind": "later_page", "newscrawl_first_page": first},
+            dont_filter=True,  # this article's page, whatever else asked for the URL
+            priority=10,  # finish the article before its item's memory is held long
+        )
+
+    def parse_later_page(self, response: Response, first: str) -> Iterator[Any]:
+        """Page 2, 3, ... of a split article: its text joins the first page's item."""
+        state = self._split.get(first)
+        if state is None:
+            # the first page's state is gone (a resumed JOBDIR, another process): start the article again
+            self._inc("newscrawl/multipage/restarted")
+            yield scrapy.Request(
+                first, callback=self.parse, cb_kwargs={"kind": "article"},
+                meta={"newscrawl_kind": "article"}, dont_filter=True,
+            )  # fmt: skip
+            return
+        extraction = self._extract(response)
+        if extraction is not None and not extraction.error and extraction.text:
+            state.texts.append(extraction.text)
+        else:
+            self._inc("newscrawl/multipage/page_without_text")
+        for url in continuation_urls(first, self._page_links(response)):
+            if url not in state.seen:
+                state.seen.add(url)
+                state.pending.append(url)
+        state.pending.sort(key=lambda u: page_number(u, first) or 0)
+        yield self._next_page(first)
+
+    def later_page_failed(self, failure: Any) -> Iterator[Any]:
+        """A later page could not be fetched: the article is stored with the pages that came in."""
+        first = failure.request.cb_kwargs.get("first")
+        logger.warning("page of a split article lost: %s: %s", failure.request.url, failure.value)
+        self._inc("newscrawl/multipage/page_failed")
+        if first in self._split:
+            yield self._next_page(first)
 
     def _extract(self, response: Response) -> Extraction | None:
         if not self._extractor_read:

@@ -27,6 +27,7 @@ RECORD_FIELDS: tuple[str, ...] = (
     "content_hash",
     "reason",
     "duplicate_of",
+    "pages",
 )
 
 

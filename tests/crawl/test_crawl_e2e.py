@@ -20,10 +20,11 @@ import pytest
 from newscrawl.crawl.demo import DEMO_HOST, serve
 from newscrawl.items import EXPORT_FIELDS
 
-#: the demo portal: 23 articles (3 of them in English; one GBK without declaration, one only in the
+#: the demo portal: 24 articles (3 of them in English; one GBK without declaration, one split over three
+#: pages, one only in the
 #: sitemap), plus a truncated page, a binary page served as HTML, and a page under a robots.txt-disallowed
 #: path
-DEMO_ARTICLES = 23
+DEMO_ARTICLES = 24
 GBK_URL_PART = "/china/2026-11-18/doc-ihxqkzm3246011.shtml"
 SITEMAP_ONLY_PART = "/world/2026-11-17/doc-ihxqkzm3244420.shtml"
 TIMEOUT = 60
@@ -72,6 +73,16 @@ def test_demo_crawl_writes_one_record_per_article(runs):
     recs = runs["records"]
     assert len(recs) == DEMO_ARTICLES
     assert len({r["url"] for r in recs}) == len({r["canonical_url"] for r in recs}) == DEMO_ARTICLES
+
+
+def test_demo_split_article_is_one_record_of_three_pages(runs):
+    split = [r for r in runs["records"] if "doc-ihxqkzm3252310" in r["url"]]
+    assert [(r["url"].rsplit("/", 1)[-1], r["pages"]) for r in split] == [("doc-ihxqkzm3252310.shtml", 3)]
+    text = split[0]["text"]
+    # the first sentence of page 1, 2 and 3, in that order
+    positions = [text.find(s) for s in ("临江市政府今天举行新闻发布会", "医疗方面", "住房方面")]
+    assert -1 not in positions and positions == sorted(positions)
+    assert all(r["pages"] == 1 for r in runs["records"] if r not in split)
 
 
 def test_demo_records_have_the_public_fields_and_no_html(runs):

@@ -18,7 +18,7 @@ from warcio.archiveiterator import ArchiveIterator
 from newscrawl.crawl.config import ConfigError
 from newscrawl.crawl.warc import WarcMiddleware, WarcReplayMiddleware
 from newscrawl.storage.warc import ArchivedResponse, archived_responses
-from tests.crawl.test_crawl_e2e import demo, records, run
+from tests.crawl.test_crawl_e2e import DEMO_ARTICLES, demo, records, run
 
 #: record fields that differ between two runs by nature
 RUN_TIMES = {"crawled_at", "first_crawled_at"}
@@ -118,10 +118,10 @@ def test_demo_crawl_to_warc_to_reextract_gives_the_same_records(crawled: dict[st
          "--db", str(out.parent / "again.sqlite3")],
         cwd=out.parent,
     )
-    assert "23 records written" in done.stdout
+    assert f"{DEMO_ARTICLES} records written" in done.stdout
     first = {r["url"]: r for r in records(out / "demo.jsonl")}
     second = {r["url"]: r for r in records(again)}
-    assert len(first) == 23 and first.keys() == second.keys()
+    assert len(first) == DEMO_ARTICLES and first.keys() == second.keys()
     for url, record in first.items():
         for field in set(record) | set(second[url]):
             if field not in RUN_TIMES:

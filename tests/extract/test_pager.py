@@ -1,0 +1,55 @@
+"""Continuation pages of a split article are found from the shapes of their URLs, and nothing else is."""
+
+import pytest
+
+from newscrawl.extract.pager import MAX_PAGES, continuation_urls, first_page, page_number
+
+FIRST = "https://news.example.cn/c/2026-11-20/doc-iabc123.shtml"
+
+
+@pytest.mark.parametrize(
+    ("link", "expected"),
+    [
+        ("https://news.example.cn/c/2026-11-20/doc-iabc123_2.shtml", 2),
+        ("https://news.example.cn/c/2026-11-20/doc-iabc123-12.shtml", 12),
+        ("https://news.example.cn/c/2026-11-20/doc-iabc123_2.shtml#top", 2),
+        ("https://news.example.cn/c/2026-11-20/doc-iabc123_1.shtml", None),  # page 1 is the first page
+        ("https://news.example.cn/c/2026-11-20/doc-ixyz999_2.shtml", None),  # another article's page 2
+        ("https://news.example.cn/c/2026-11-20/doc-iabc123_2.html", None),  # another extension
+        ("https://other.example.cn/c/2026-11-20/doc-iabc123_2.shtml", None),  # another host
+        ("https://news.example.cn/c/index_2.html", None),  # a list's pagination
+        ("https://news.example.cn/c/2026-11-20/doc-iabc123.shtml", None),  # the page itself
+    ],
+)
+def test_page_number_of_suffixed_file_names(link: str, expected: int | None) -> None:
+    assert page_number(link, FIRST) == expected
+
+
+def test_page_number_of_query_parameters_keeps_the_other_parameters() -> None:
+    first = "https://n.example.com/article?id=7"
+    assert page_number("https://n.example.com/article?id=7&page=3", first) == 3
+    assert page_number("https://n.example.com/article?page=3&id=7", first) == 3
+    assert page_number("https://n.example.com/article?id=8&page=3", first) is None
+    assert page_number("https://n.example.com/article?id=7&page=abc", first) is None
+
+
+def test_continuations_are_ordered_deduplicated_and_capped() -> None:
+    links = [
+        "https://news.example.cn/c/2026-11-20/doc-iabc123_3.shtml",
+        "https://news.example.cn/c/2026-11-20/doc-iabc123_2.shtml",
+        "https://news.example.cn/c/2026-11-20/doc-iabc123_3.shtml",  # "3" and "下一页" link the same page
+        "https://news.example.cn/c/2026-11-20/doc-iabc123_999.shtml",  # over the cap
+        "https://news.example.cn/",
+    ]
+    assert continuation_urls(FIRST, links) == [
+        "https://news.example.cn/c/2026-11-20/doc-iabc123_2.shtml",
+        "https://news.example.cn/c/2026-11-20/doc-iabc123_3.shtml",
+    ]
+    assert MAX_PAGES < 999
+
+
+def test_first_page_of_a_later_page() -> None:
+    assert first_page("https://news.example.cn/c/doc-iabc123_2.shtml") == "https://news.example.cn/c/doc-iabc123.shtml"
+    assert first_page("https://n.example.com/article?id=7&page=2") == "https://n.example.com/article?id=7"
+    assert first_page("https://n.example.com/article?id=7&page=1") is None
+    assert first_page(FIRST) is None
