@@ -58,6 +58,10 @@ ADDONS = {
     # bad newscrawl settings and unwritable output files stop the crawl before it starts
     "newscrawl.crawl.config.ConfigAddon": 10,
 }
+EXTENSIONS = {
+    # a summary in the log and a JSON stats file at the end of every crawl; one error line per type and host
+    "newscrawl.crawl.summary.CrawlSummary": 0,
+}
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extraction.ExtractionPipeline": 300,
     "newscrawl.pipelines.record.RecordPipeline": 400,

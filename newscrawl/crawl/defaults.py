@@ -83,6 +83,11 @@ NEWSCRAWL_REDIS_IDLE_CLOSE = 10.0
 #: seconds between an idle process's looks at the shared queue (Scrapy's engine looks every 5 s)
 NEWSCRAWL_REDIS_POLL_INTERVAL = 0.5
 
+# -- reporting ---------------------------------------------------------------------------------------------
+#: the crawl's summary and stats as JSON (newscrawl.crawl.summary); None: beside the first local feed file
+#: (sina.jsonl -> sina.stats.json), else <spider>.stats.json beside the SQLite store
+NEWSCRAWL_STATS_FILE: str | None = None
+
 # -- fetching ----------------------------------------------------------------------------------------------
 #: fetch every URL as prefix + URL (web-archive replay), keeping the original URLs ('': off)
 NEWSCRAWL_REPLAY_PREFIX = ""

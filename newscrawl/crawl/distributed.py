@@ -74,9 +74,10 @@ class RedisAddon:
         settings.set("SCHEDULER_QUEUE_KEY", f"{prefix}:%(spider)s:requests", priority="addon")
         settings.set("SCHEDULER_DUPEFILTER_KEY", f"{prefix}:%(spider)s:dupefilter", priority="addon")
         settings.set("SCHEDULER_SERIALIZER", "scrapy_redis.picklecompat", priority="addon")
-        extensions = settings.getdict("EXTENSIONS")
-        extensions.setdefault("newscrawl.crawl.distributed.IdleClose", 500)
-        settings.set("EXTENSIONS", extensions, priority="addon")
+        # into EXTENSIONS whatever its priority: the project's own EXTENSIONS (summary, loop lag) outrank
+        # an add-on's setting, and a plain set() here was silently ignored
+        idle_close = "newscrawl.crawl.distributed.IdleClose"
+        settings.setdefault_in_component_priority_dict("EXTENSIONS", idle_close, 500)
 
 
 class IdleClose:

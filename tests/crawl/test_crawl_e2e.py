@@ -147,3 +147,13 @@ def test_scrapy_crawl_replays_from_the_prefix_and_keeps_original_urls(tmp_path):
     assert not any(r["url"].endswith(SITEMAP_ONLY_PART) for r in recs)
     assert all(r["url"].startswith(f"{DEMO_HOST}/") and r["canonical_url"] == r["url"] for r in recs)
     assert any(r["url"].endswith(GBK_URL_PART) and "课后服务" in r["text"] for r in recs)
+
+
+def test_demo_crawl_leaves_its_summary_and_stats_beside_the_feed(runs):
+    data = json.loads((runs["out"] / "demo.stats.json").read_text(encoding="utf-8"))
+    summary = data["summary"]
+    assert summary["records"] == DEMO_ARTICLES and summary["responses_by_status"]["200"] > DEMO_ARTICLES
+    assert summary["dropped"] == {"binary": 1, "no_text": 1}
+    rates = summary["fill_rates"]["demo"]
+    assert rates["records"] == DEMO_ARTICLES and rates["title"] == rates["text"] == 1.0
+    assert data["stats"]["item_scraped_count"] == DEMO_ARTICLES
