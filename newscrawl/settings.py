@@ -61,6 +61,9 @@ ADDONS = {
 EXTENSIONS = {
     # a summary in the log and a JSON stats file at the end of every crawl; one error line per type and host
     "newscrawl.crawl.summary.CrawlSummary": 0,
+    # the reactor's loop lag, when NEWSCRAWL_LOOP_LAG_INTERVAL is set (bench-crawl --pages-from sets it);
+    # before CrawlSummary, so its figures are in the stats the summary writes
+    "newscrawl.crawl.looplag.LoopLag": -1,
 }
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extraction.ExtractionPipeline": 300,

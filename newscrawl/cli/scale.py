@@ -251,6 +251,12 @@ def add_bench_crawl(sub: Subparsers) -> None:
     p.add_argument("--text-chars", type=int, default=1000, metavar="N",
                    help="least characters of text per sink record (default: 1000)")
     p.add_argument("--no-extract", action="store_true", help="crawl without extraction")
+    p.add_argument("--pages-from", nargs="+", metavar="DIR",
+                   help="crawl these folders' HTML pages (a dataset's pages/) behind generated list pages, "
+                   "served by a process of its own, with and without extraction (see --workers), and "
+                   "report pages/s and the reactor's loop lag instead of the generated portal's figures")
+    p.add_argument("--workers", default="0,1,2", metavar="N,N...",
+                   help="extraction worker counts to compare with --pages-from (default: 0,1,2)")
     p.add_argument("--skip-crawl", action="store_true", help="sink figures only")
     p.add_argument("--skip-sinks", action="store_true", help="crawl figures only")
     p.add_argument("--repeat", type=int, default=1, metavar="R",
@@ -278,6 +284,8 @@ def run_bench_crawl(args: argparse.Namespace) -> int:
             print(f"newscrawl bench-crawl: -s takes NAME=VALUE, not {pair!r}", file=sys.stderr)
             return BAD_INPUT
         settings[name.strip()] = value
+    if args.pages_from:
+        return _bench_pages(args, settings)
     status = OK
     with workdir() as tmp:
         if not args.skip_crawl:
@@ -333,6 +341,64 @@ def run_bench_crawl(args: argparse.Namespace) -> int:
                 print(f"| {name} | {shown} |", flush=True)
             print(f"\nload average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
                   f"on {os.cpu_count()} CPUs (other work on the machine slows every figure)")
+    return status
+
+
+def _bench_pages(args: argparse.Namespace, settings: dict[str, str]) -> int:
+    """bench-crawl --pages-from: real pages, no extraction vs extraction with each worker count."""
+    import os
+
+    from newscrawl.bench.crawl import workdir
+    from newscrawl.bench.pages import page_files, run_pages_crawl
+
+    try:
+        counts = [int(n) for n in args.workers.split(",") if n.strip()]
+        if not counts or min(counts) < 0:
+            raise ValueError
+        pages = len(page_files(args.pages_from))
+    except ValueError as e:
+        detail = str(e) or f"--workers expects counts such as 0,1,2, not {args.workers!r}"
+        print(f"newscrawl bench-crawl: {detail}", file=sys.stderr)
+        return BAD_INPUT
+    print(f"crawl of {pages} pages from {', '.join(args.pages_from)} behind generated list pages, served "
+          f"on 127.0.0.1 by a process of its own; politeness off; SQLite + FTS + dedup on; "
+          f"{args.repeat} round(s), each mode once per round, side by side\n")
+    if settings:
+        print("settings: " + " ".join(f"{k}={v}" for k, v in settings.items()) + "\n")
+    print("| round | mode | pages | records | seconds | pages/s | / no extraction | loop lag p99 / max ms | "
+          "crawler CPU s | server CPU s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    modes = [(False, 0)] + [(True, n) for n in counts]
+    rates: dict[str, list[float]] = {}
+    ratios: dict[str, list[float]] = {}
+    lags: dict[str, list[float]] = {}
+    status = OK
+    with workdir() as tmp:
+        for rnd in range(1, args.repeat + 1):
+            base = 0.0
+            for extract, workers in modes:
+                run = run_pages_crawl(
+                    args.pages_from, extract=extract, workers=workers, workdir=Path(tmp), settings=settings
+                )
+                rates.setdefault(run.label, []).append(run.pages_per_second)
+                lags.setdefault(run.label, []).append(run.lag_p99_ms)
+                ratio = ""
+                if not extract:
+                    base = run.pages_per_second
+                elif base:
+                    ratios.setdefault(run.label, []).append(run.pages_per_second / base)
+                    ratio = f"{ratios[run.label][-1]:.2f}x"
+                print(f"| {rnd} | {run.label} | {run.pages} | {run.records} | {run.seconds:.1f} | "
+                      f"{run.pages_per_second:.1f} | {ratio} | {run.lag_p99_ms:.0f} / {run.lag_max_ms:.0f} | "
+                      f"{run.crawler_cpu:.1f} | {run.server_cpu:.1f} |", flush=True)
+                if not run.ok:
+                    status = FAILED
+    print("\nmedians over the rounds:")
+    for label, values in rates.items():
+        ratio = f", {statistics.median(ratios[label]):.2f}x no extraction" if label in ratios else ""
+        print(f"  {label}: {statistics.median(values):.1f} pages/s{ratio}, "
+              f"loop lag p99 {statistics.median(lags[label]):.0f} ms")
+    print(f"\nload average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     return status
 
 

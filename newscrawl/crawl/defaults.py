@@ -87,6 +87,8 @@ NEWSCRAWL_REDIS_POLL_INTERVAL = 0.5
 #: the crawl's summary and stats as JSON (newscrawl.crawl.summary); None: beside the first local feed file
 #: (sina.jsonl -> sina.stats.json), else <spider>.stats.json beside the SQLite store
 NEWSCRAWL_STATS_FILE: str | None = None
+#: seconds between two samples of the reactor's loop lag (newscrawl.crawl.looplag; 0: not measured)
+NEWSCRAWL_LOOP_LAG_INTERVAL = 0.0
 
 # -- fetching ----------------------------------------------------------------------------------------------
 #: fetch every URL as prefix + URL (web-archive replay), keeping the original URLs ('': off)

@@ -144,8 +144,8 @@ _TASK, _STOP_WORKER = "task", "stop"
 
 def _worker_main(conn: Connection, task: Callable[[Any], Any], warm: Callable[[], None] | None) -> None:
     """A worker's loop: answer ``(True, value)`` or ``(False, error text)`` per ``(_TASK, payload)``
-    until told to stop (``(_STOP_WORKER,)``: it answers with its peak RSS in KiB) or the crawler's end
-    of the pipe closes."""
+    until told to stop (``(_STOP_WORKER,)``: it answers with its peak RSS in KiB and its CPU seconds)
+    or the crawler's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if warm is not None:
         warm()
@@ -156,7 +156,8 @@ def _worker_main(conn: Connection, task: Callable[[Any], Any], warm: Callable[[]
         except (EOFError, OSError):
             return
         if message[0] != _TASK:
-            conn.send(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            conn.send((usage.ru_maxrss, usage.ru_utime + usage.ru_stime))
             return
         try:
             answer: tuple[bool, Any] = (True, task(message[1]))
@@ -206,8 +207,10 @@ class WorkerPool:
         self.crashed = 0
         self.killed = 0
         self.started = 0
-        #: the peak resident set size (KiB) each worker stopped by :meth:`close` reported
+        #: the peak resident set size (KiB) and the CPU seconds each worker stopped by :meth:`close`
+        #: reported (workers are forked by the fork server, so the crawler's rusage never counts them)
         self.peak_rss_kib: list[int] = []
+        self.cpu_seconds: list[float] = []
 
     # -- life cycle
 
@@ -289,10 +292,11 @@ class WorkerPool:
                     future.set_exception(WorkerFailed("crashed", f"worker lost: {type(e).__name__}: {e}"))
         finally:
             if process is not None and conn is not None:
-                peak = _stop(process, conn)
-                if peak is not None:
+                usage = _stop(process, conn)
+                if usage is not None:
                     with self._lock:
-                        self.peak_rss_kib.append(peak)
+                        self.peak_rss_kib.append(usage[0])
+                        self.cpu_seconds.append(usage[1])
 
     def _run(self, process: multiprocessing.process.BaseProcess, conn: Connection, payload: Any) -> Any:
         try:
@@ -319,17 +323,18 @@ def _kill(process: multiprocessing.process.BaseProcess) -> None:
     process.join(STOP_TIMEOUT)
 
 
-def _stop(process: multiprocessing.process.BaseProcess, conn: Connection) -> int | None:
-    """Ask a worker to stop; its peak RSS in KiB, when it answered."""
-    peak = None
+def _stop(process: multiprocessing.process.BaseProcess, conn: Connection) -> tuple[int, float] | None:
+    """Ask a worker to stop; its peak RSS in KiB and CPU seconds, when it answered."""
+    usage = None
     try:
         conn.send((_STOP_WORKER,))
         if conn.poll(STOP_TIMEOUT):
-            peak = int(conn.recv())
+            peak, cpu = conn.recv()
+            usage = (int(peak), float(cpu))
     except (EOFError, OSError, ValueError, TypeError):
         pass
     process.join(STOP_TIMEOUT)
     if process.is_alive():
         _kill(process)
     conn.close()
-    return peak
+    return usage

@@ -118,6 +118,7 @@ class ExtractionPipeline:
             self.stats.set_value("newscrawl/workers/started", self.pool.started)
             if self.pool.peak_rss_kib:
                 self.stats.set_value("newscrawl/workers/peak_rss_kib", sum(self.pool.peak_rss_kib))
+                self.stats.set_value("newscrawl/workers/cpu_seconds", round(sum(self.pool.cpu_seconds), 3))
         self.pool = None
 
     def _inc(self, key: str) -> None:

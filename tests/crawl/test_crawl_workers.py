@@ -82,13 +82,14 @@ def test_workers_ignore_ctrl_c(pool_of):
     assert pool_of(sigint_handler).submit(None).result(WAIT) == "ignored"
 
 
-def test_close_finishes_queued_tasks_and_reports_peak_memory():
+def test_close_finishes_queued_tasks_and_reports_peak_memory_and_cpu():
     pool = WorkerPool(echo, 2)
     pool.start()
     futures = [pool.submit(n) for n in range(10)]
     pool.close()
     assert [f.result(0)[1] for f in futures] == list(range(10))
     assert len(pool.peak_rss_kib) == 2 and all(kib > 1000 for kib in pool.peak_rss_kib)
+    assert len(pool.cpu_seconds) == 2 and all(seconds > 0 for seconds in pool.cpu_seconds)
 
 
 def test_bad_pool_arguments_raise():

@@ -1,0 +1,78 @@
+"""How long the reactor stalls: a timer that should fire every ``NEWSCRAWL_LOOP_LAG_INTERVAL`` seconds
+measures how late it fires (work that holds the reactor thread -- extraction inline, a sink write --
+makes it late). Off by default (0); ``newscrawl bench-crawl --pages-from`` switches it on.
+
+When the spider closes the stats get ``newscrawl/loop_lag/p50_ms``, ``.../p99_ms``, ``.../max_ms`` and
+``.../samples``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+
+from newscrawl.crawl.config import with_defaults
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank; 0.0 for no values).
+
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.99), percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5)
+    (5.0, 3.0)
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * share // 1))
+    return ordered[int(rank) - 1]
+
+
+class LoopLag:
+    """Extension: a self-rescheduling timer recording how late the reactor runs it."""
+
+    def __init__(self, interval: float, stats: Any) -> None:
+        self.interval = interval
+        self.stats = stats
+        self.lags: list[float] = []
+        self._call: Any = None
+        self._due = 0.0
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> LoopLag:
+        interval = with_defaults(crawler.settings).getfloat("NEWSCRAWL_LOOP_LAG_INTERVAL")
+        if interval <= 0:
+            raise NotConfigured("NEWSCRAWL_LOOP_LAG_INTERVAL is 0")
+        extension = cls(interval, crawler.stats)
+        crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        return extension
+
+    def spider_opened(self) -> None:
+        self._schedule()
+
+    def _schedule(self) -> None:
+        from twisted.internet import reactor
+
+        self._due = time.monotonic() + self.interval
+        self._call = reactor.callLater(self.interval, self._tick)  # type: ignore[attr-defined]
+
+    def _tick(self) -> None:
+        self.lags.append(max(0.0, time.monotonic() - self._due))
+        self._schedule()
+
+    def spider_closed(self) -> None:
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        if self.stats is None:
+            return
+        for name, value in (
+            ("p50_ms", percentile(self.lags, 0.5)),
+            ("p99_ms", percentile(self.lags, 0.99)),
+            ("max_ms", max(self.lags, default=0.0)),
+        ):
+            self.stats.set_value(f"newscrawl/loop_lag/{name}", round(value * 1000, 1))
+        self.stats.set_value("newscrawl/loop_lag/samples", len(self.lags))
