@@ -39,6 +39,7 @@ from newscrawl.extract.metadata import (
     find_modified,
     find_published,
     find_title,
+    time_context,
 )
 from newscrawl.extract.overrides import compile_field_xpaths, read_fields
 from newscrawl.extract.page import Page
@@ -285,12 +286,13 @@ def _run(
     title = Found(given["title"], "xpath") if "title" in given else _guarded(
         "title", failures, find_title, page, body
     )
-    times = {"reference": reference_time, "timezone": timezone}
+    times = time_context(page, reference=reference_time, timezone=timezone)
     published = _guarded(
-        "published_at", failures, find_published, page, body, override=given.get("published_at"), **times
-    )
+        "published_at", failures, find_published, page, body,
+        override=given.get("published_at"), context=times,
+    )  # fmt: skip
     modified = _guarded(
-        "modified_at", failures, find_modified, page, override=given.get("modified_at"), **times
+        "modified_at", failures, find_modified, page, override=given.get("modified_at"), context=times
     )
     author = Found(given["author"], "xpath") if "author" in given else _guarded(
         "author", failures, find_author, page, body

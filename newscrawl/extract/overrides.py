@@ -10,7 +10,7 @@ site's once.
 >>> from newscrawl.extract.document import parse_html
 >>> root = parse_html("<html><body><h1> A  title </h1><span class='d'>2024-09-03</span></body></html>")
 >>> read_fields(root, compile_field_xpaths({"title": "//h1", "published_at": "//span[@class='d']"}))
-{'title': 'A title', 'published_at': '2024-09-03'}
+{'published_at': '2024-09-03', 'title': 'A title'}
 """
 
 from __future__ import annotations

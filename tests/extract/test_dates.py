@@ -60,3 +60,35 @@ def test_a_value_repeating_a_date_thousands_of_times_is_read_once(head: str, top
     r = extract(html, timezone=None)
     assert r.error is None
     assert r.published_at is not None and r.published_at.startswith("2024-01-01")
+
+
+def test_dateparser_is_given_the_pages_language_or_a_bounded_list():
+    from newscrawl.extract.metadata.date_data import DATEPARSER_LANGUAGES
+    from newscrawl.extract.metadata.dates import _dateparser_languages
+
+    assert _dateparser_languages(("de",)) == ["de", "en"]
+    assert _dateparser_languages(None) == _dateparser_languages(("xx",)) == list(DATEPARSER_LANGUAGES)
+    assert len(DATEPARSER_LANGUAGES) < 40  # never every locale (dateparser loads all 205 without a list)
+
+
+def test_a_stamp_keeps_the_precision_of_the_value():
+    from newscrawl.extract.metadata.dates import parse_stamp
+
+    assert [parse_stamp(v).has_time for v in ("2024-09-03", "2024-09-03T04:03", "2024年9月3日")] == [
+        False, True, False,
+    ]
+    naive, aware = parse_stamp("2024-09-03 04:03:19"), parse_stamp("2024-09-03T04:03:19+02:00")
+    assert (naive.when.tzinfo, naive.offset_from, aware.offset_from) == (None, None, "page")
+    assert parse_stamp("1725336199").offset_from == "instant"
+
+
+def test_before_compares_dates_by_day_and_naive_times_in_the_cutoffs_zone():
+    from datetime import UTC
+
+    from newscrawl.extract.metadata.dates import before, parse_stamp
+
+    cutoff = datetime(2024, 9, 3, 12, 0, tzinfo=UTC)
+    assert not before(parse_stamp("2024-09-03"), cutoff)
+    assert before(parse_stamp("2024-09-02"), cutoff)
+    assert before(parse_stamp("2024-09-03T11:00:00"), cutoff)
+    assert not before(parse_stamp("2024-09-03T13:00:00+00:00"), cutoff)

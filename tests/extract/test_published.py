@@ -104,7 +104,7 @@ def test_json_ld_article_date_wins_over_other_objects():
 def test_json_ld_date_created_is_a_weaker_fallback():
     ld = '{"@type":"Article","dateCreated":"2018-02-03T04:05:06Z"}'
     html = page(f'<script type="application/ld+json">{ld}</script>')
-    assert published(html) == ("2018-02-03T04:05:06+00:00", "json-ld:dateCreated")
+    assert published(html) == ("2018-02-03T12:05:06+08:00", "json-ld:dateCreated")
 
 
 def test_time_element():
@@ -298,7 +298,7 @@ def test_unix_time_in_a_wechat_script_is_read_in_the_zone():
 
 def test_modified_time_is_the_last_resort():
     html = page('<meta property="article:modified_time" content="2021-03-06T10:00:00+00:00">')
-    assert published(html) == ("2021-03-06T10:00:00+00:00", "meta-modified:article:modified_time")
+    assert published(html) == ("2021-03-06T18:00:00+08:00", "meta-modified:article:modified_time")
 
 
 def test_no_date_anywhere():
@@ -391,12 +391,29 @@ def test_a_precise_time_with_an_offset_beats_a_date_alone_of_the_same_day():
         ("ja", "2024-09-03T10:00:00+09:00", "language ja: Asia/Tokyo"),
         ("ko-KR", "2024-09-03T10:00:00+09:00", "language ko-KR: Asia/Seoul"),
         ("zh", "2024-09-03T10:00:00", None),
-        ("en-GB", "2024-09-03T10:00:00", None),
+        ("en-US", "2024-09-03T10:00:00", None),
+        ("en-GB", "2024-09-03T10:00:00+01:00", "language en-GB: Europe/London"),
+        ("de", "2024-09-03T10:00:00+02:00", "language de: Europe/Berlin"),
     ],
 )
 def test_the_zone_is_inferred_from_the_declared_language_and_region(lang, expected, label):
     head = '<meta name="publishdate" content="2024-09-03 10:00">'
     assert zoned(en_page(head, lang=lang)) == (expected, label)
+
+
+def test_a_utc_time_is_written_in_the_pages_zone():
+    # 23:00Z is already the next day in Berlin: the site's own day (beige.de, kas.de in the trafilatura set)
+    head = '<meta property="article:published_time" content="2022-11-06T23:00:00+00:00">'
+    expected = ("2022-11-07T00:00:00+01:00", "language de-DE: Europe/Berlin")
+    assert zoned(en_page(head, lang="de-DE")) == expected
+
+
+def test_a_local_time_mislabelled_as_utc_gives_way_to_the_same_wall_clock_with_an_offset():
+    head = (
+        '<meta property="article:published_time" content="2025-06-30T15:59:00+00:00">'
+        '<script type="application/ld+json">{"datePublished":"2025-06-30T15:59:30+02:00"}</script>'
+    )
+    assert zoned(en_page(head, lang="en")) == ("2025-06-30T15:59:30+02:00", "page")
 
 
 def test_the_zone_is_inferred_from_a_cn_host():

@@ -11,6 +11,7 @@ from __future__ import annotations
 #: meta keys that give the publish time, strongest first
 PUBLISHED_META_KEYS: tuple[str, ...] = (
     "article:published_time",
+    "article:published:time",
     "og:published_time",
     "og:article:published_time",
     "article:published",
@@ -136,8 +137,9 @@ ZONE_ABBREVIATIONS: dict[str, int] = {
 }
 
 #: time zones a page's declared language and region imply (BCP 47 primary language, region; region None:
-#: the language alone). Only languages spoken in one zone, or with a region that has one (issue 12);
-#: ``zh`` alone, ``en`` or ``es`` say nothing about the zone.
+#: the language alone). Only regions of one zone, and languages spoken in one (issue 12): ``zh`` alone,
+#: ``en``, ``es``, ``pt`` or ``ru`` say nothing about the zone. Central Europe shares one zone, so ``de``
+#: and ``it`` alone do. A page's UTC times are written in this zone, its times without offset read in it.
 LANGUAGE_ZONES: dict[tuple[str, str | None], str] = {
     ("zh", "cn"): "Asia/Shanghai",
     ("zh", "tw"): "Asia/Taipei",
@@ -146,6 +148,48 @@ LANGUAGE_ZONES: dict[tuple[str, str | None], str] = {
     ("zh", "sg"): "Asia/Singapore",
     ("ja", None): "Asia/Tokyo",
     ("ko", None): "Asia/Seoul",
+    ("de", None): "Europe/Berlin",
+    ("it", None): "Europe/Rome",
+    ("nl", None): "Europe/Amsterdam",
+    ("pl", None): "Europe/Warsaw",
+    ("cs", None): "Europe/Prague",
+    ("sk", None): "Europe/Bratislava",
+    ("hu", None): "Europe/Budapest",
+    ("sl", None): "Europe/Ljubljana",
+    ("hr", None): "Europe/Zagreb",
+    ("sv", None): "Europe/Stockholm",
+    ("da", None): "Europe/Copenhagen",
+    ("nb", None): "Europe/Oslo",
+    ("no", None): "Europe/Oslo",
+    ("fi", None): "Europe/Helsinki",
+    ("et", None): "Europe/Tallinn",
+    ("lv", None): "Europe/Riga",
+    ("lt", None): "Europe/Vilnius",
+    ("el", None): "Europe/Athens",
+    ("ro", None): "Europe/Bucharest",
+    ("bg", None): "Europe/Sofia",
+    ("tr", None): "Europe/Istanbul",
+    ("he", None): "Asia/Jerusalem",
+    ("fa", None): "Asia/Tehran",
+    ("th", None): "Asia/Bangkok",
+    ("vi", None): "Asia/Ho_Chi_Minh",
+    ("hi", None): "Asia/Kolkata",
+    ("fr", "fr"): "Europe/Paris",
+    ("fr", "be"): "Europe/Brussels",
+    ("fr", "ch"): "Europe/Zurich",
+    ("es", "es"): "Europe/Madrid",
+    ("es", "co"): "America/Bogota",
+    ("es", "pe"): "America/Lima",
+    ("es", "ar"): "America/Argentina/Buenos_Aires",
+    ("es", "bo"): "America/La_Paz",
+    ("es", "ve"): "America/Caracas",
+    ("es", "cl"): "America/Santiago",
+    ("pt", "pt"): "Europe/Lisbon",
+    ("en", "gb"): "Europe/London",
+    ("en", "ie"): "Europe/Dublin",
+    ("en", "in"): "Asia/Kolkata",
+    ("en", "sg"): "Asia/Singapore",
+    ("en", "nz"): "Pacific/Auckland",
 }
 
 #: time zones a page's host implies, by the end of the host name (country-code domains of one zone)
@@ -156,6 +200,28 @@ HOST_ZONES: tuple[tuple[str, str], ...] = (
     (".mo", "Asia/Macau"),
     (".jp", "Asia/Tokyo"),
     (".kr", "Asia/Seoul"),
+    (".de", "Europe/Berlin"),
+    (".at", "Europe/Vienna"),
+    (".ch", "Europe/Zurich"),
+    (".it", "Europe/Rome"),
+    (".fr", "Europe/Paris"),
+    (".nl", "Europe/Amsterdam"),
+    (".be", "Europe/Brussels"),
+    (".pl", "Europe/Warsaw"),
+    (".cz", "Europe/Prague"),
+    (".se", "Europe/Stockholm"),
+    (".dk", "Europe/Copenhagen"),
+    (".no", "Europe/Oslo"),
+    (".fi", "Europe/Helsinki"),
+    (".uk", "Europe/London"),
+    (".ie", "Europe/Dublin"),
+    (".in", "Asia/Kolkata"),
+    (".il", "Asia/Jerusalem"),
+    (".tr", "Europe/Istanbul"),
+    (".gr", "Europe/Athens"),
+    (".co", "America/Bogota"),
+    (".bo", "America/La_Paz"),
+    (".pe", "America/Lima"),
 )
 
 #: languages dateparser tries when the page declares none (or one it does not know): the head of its

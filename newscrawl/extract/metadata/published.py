@@ -30,11 +30,12 @@ rule weaker than the structured metadata, or a UTC time one day off; days are co
 zone, and a time whose day agrees is kept (``_check_url``).
 
 Output (``render``): ISO 8601 at the precision the page gives. A date alone stays a date (``2024-09-03``);
-an offset on the page is kept; a time without one is read in the page's zone: the site's (``timezone``),
-else one its declared language and region or its host imply (zh-CN or a ``.cn`` host: Asia/Shanghai,
-zh-TW: Asia/Taipei, zh-HK: Asia/Hong_Kong, ja: Asia/Tokyo, ko: Asia/Seoul; ``infer_zone``), else none is
-invented and the time stays naive (``2024-09-03T04:03:19``). ``FoundTime.zone`` says where the offset came
-from. Relative forms (``3小时前``, ``刚刚``, ``昨天 08:30``, ``前天``) and year-less ones
+an offset on the page is kept (a UTC one is written in the page's zone when known); a time without one
+is read in the page's zone: the site's (``timezone``), else one its declared language and region or its
+host imply (zh-CN or a ``.cn`` host: Asia/Shanghai, zh-TW: Asia/Taipei, zh-HK: Asia/Hong_Kong, ja:
+Asia/Tokyo, ko: Asia/Seoul, de: Europe/Berlin...; ``infer_zone``, ``date_data.LANGUAGE_ZONES``), else
+none is invented and the time stays naive (``2024-09-03T04:03:19``). ``FoundTime.zone`` says where the
+offset came from. Relative forms (``3小时前``, ``刚刚``, ``昨天 08:30``, ``前天``) and year-less ones
 (``发布时间：10-08``) are read only when a ``reference`` time is given.
 """
 
@@ -194,7 +195,8 @@ def render(stamp: Stamp, zone: Zone) -> tuple[str, str | None]:
     if not stamp.has_time:
         return when.date().isoformat(), None
     if when.tzinfo is not None:
-        if stamp.offset_from == "page" or zone.tz is None:
+        own = stamp.offset_from == "page" and when.utcoffset() != timedelta(0)
+        if own or zone.tz is None:
             return when.isoformat(timespec="seconds"), stamp.offset_from
         return when.astimezone(zone.tz).isoformat(timespec="seconds"), zone.label
     if zone.tz is None:
@@ -223,16 +225,28 @@ class _Parser:
         return self.cache[key]
 
 
-def _setup(
-    page: Page, reference: datetime | None, timezone: str | None
-) -> tuple[Zone, datetime | None, _Parser]:
+@dataclass(frozen=True, slots=True)
+class TimeContext:
+    """What the time chains of one page share: its zone, the reference time in that zone, and a parser
+    that reads each distinct value once (:func:`time_context`)."""
+
+    zone: Zone
+    reference: datetime | None
+    parse: _Parser
+
+
+def time_context(
+    page: Page, *, reference: datetime | None = None, timezone: str | None = None
+) -> TimeContext:
+    """The :class:`TimeContext` of ``page``: built once, handed to :func:`find_published` and
+    :func:`find_modified`."""
     zone = page_zone(page, timezone)
     if reference is not None and reference.tzinfo is not None and zone.tz is not None:
         reference = reference.astimezone(zone.tz)
     declared = (page.meta.language or "").strip().lower()
     month_first = declared.startswith("en-us")
     primary = _SUBTAG.split(declared, maxsplit=1)[0]
-    return zone, reference, _Parser(reference, month_first, [primary] if primary else None)
+    return TimeContext(zone, reference, _Parser(reference, month_first, [primary] if primary else None))
 
 
 def find_published(
@@ -242,10 +256,13 @@ def find_published(
     reference: datetime | None = None,
     timezone: str | None = None,
     override: str | None = None,
+    context: TimeContext | None = None,
 ) -> FoundTime:
     """The publish time of ``page`` (see the module docstring), the rule that found it and where its
-    offset came from. ``override`` is the text a site's XPath found for it: parsed first (``xpath``)."""
-    zone, reference, parse = _setup(page, reference, timezone)
+    offset came from. ``override`` is the text a site's XPath found for it: parsed first (``xpath``).
+    ``context`` (from :func:`time_context`) replaces ``reference`` and ``timezone``."""
+    ctx = context or time_context(page, reference=reference, timezone=timezone)
+    zone, reference, parse = ctx.zone, ctx.reference, ctx.parse
     url_day = _from_url(page.url, reference)
     first = _parsed_override(override, parse)
     chain = _chain(page, body, reference, parse)
@@ -261,11 +278,17 @@ def find_published(
 
 
 def find_modified(
-    page: Page, *, reference: datetime | None = None, timezone: str | None = None, override: str | None = None
+    page: Page,
+    *,
+    reference: datetime | None = None,
+    timezone: str | None = None,
+    override: str | None = None,
+    context: TimeContext | None = None,
 ) -> FoundTime:
     """The last-modified time the page gives (meta, JSON-LD ``dateModified``, ``<time>`` marked
     modified or updated), like :func:`find_published`."""
-    zone, reference, parse = _setup(page, reference, timezone)
+    ctx = context or time_context(page, reference=reference, timezone=timezone)
+    zone, parse = ctx.zone, ctx.parse
     rules = itertools.chain(
         _parsed_override(override, parse),
         _from_meta(page, MODIFIED_META_KEYS, "meta", parse),
@@ -288,14 +311,22 @@ def _prefer_offset(page: Page, stamp: Stamp, parse: _Parser, zone: Zone) -> Stam
     """An offset on the page beats a value without one: a naive time or a date alone gives way to the
     page's first structured publish value with an offset on the same day (a date alone) or within a
     day of it; a UTC time gives way to the same instant written with the site's own offset
-    (``22:04Z`` in JSON-LD, ``00:04+02:00`` in a meta tag), so the day is the site's."""
+    (``22:04Z`` in JSON-LD, ``00:04+02:00`` in a meta tag), so the day is the site's, or to the same
+    wall clock with a non-zero offset in a publish meta or JSON-LD (``15:59Z`` in a meta tag,
+    ``15:59:30+02:00`` in JSON-LD: the local time was labelled UTC; two fundus pages). Not from any
+    ``<time>``: golem.de's says ``14:26:01+02:00`` where JSON-LD's right ``14:26:01Z`` shows 16:26."""
     when = stamp.when
     if when.tzinfo is not None:
         if when.utcoffset() != timedelta(0):
             return stamp
-        for other in _offset_values(page, parse, everywhere=True):
+        for other in _offset_values(page, parse, everywhere=True):  # the same instant
             if other.when.utcoffset() != timedelta(0) and abs((other.when - when).total_seconds()) <= 60:
                 return other
+        wall = when.replace(tzinfo=None)
+        for other in _offset_values(page, parse, everywhere=False):  # the same wall clock, published
+            if other.when.utcoffset() != timedelta(0):
+                if abs((other.when.replace(tzinfo=None) - wall).total_seconds()) <= 60:
+                    return other
         return stamp
     for other in _offset_values(page, parse, everywhere=False):
         local = other.when.replace(tzinfo=None)
