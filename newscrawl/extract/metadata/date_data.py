@@ -223,11 +223,3 @@ HOST_ZONES: tuple[tuple[str, str], ...] = (
     (".bo", "America/La_Paz"),
     (".pe", "America/Lima"),
 )
-
-#: languages dateparser tries when the page declares none (or one it does not know): the head of its
-#: own ``language_order`` (most used first). Left unbounded it loads all 205 locales on its first call,
-#: about 1 s per process; these 20 cost about 0.1 s.
-DATEPARSER_LANGUAGES: tuple[str, ...] = (
-    "en", "ru", "es", "fr", "de", "ja", "tr", "pt", "fa", "it", "zh", "nl", "vi", "pl", "ar", "ko", "cs",
-    "id", "uk", "el",
-)  # fmt: skip
