@@ -64,6 +64,8 @@ EXTENSIONS = {
     # the reactor's loop lag, when NEWSCRAWL_LOOP_LAG_INTERVAL is set (bench-crawl --pages-from sets it);
     # before CrawlSummary, so its figures are in the stats the summary writes
     "newscrawl.crawl.looplag.LoopLag": -1,
+    # each crawl's figures (fill rates, median text length, drops) in the store's `crawls` table
+    "newscrawl.crawl.history.CrawlHistory": 10,
 }
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extraction.ExtractionPipeline": 300,

@@ -19,6 +19,7 @@ from typing import Any
 
 from newscrawl import __version__
 from newscrawl.cli.explain import SUBCOMMANDS as EXPLAIN_SUBCOMMANDS
+from newscrawl.cli.report import SUBCOMMANDS as REPORT_SUBCOMMANDS
 from newscrawl.cli.scale import SUBCOMMANDS as SCALE_SUBCOMMANDS
 from newscrawl.cli.warc import SUBCOMMANDS as WARC_SUBCOMMANDS
 
@@ -350,7 +351,8 @@ def run_demo(args: argparse.Namespace) -> int:
 
 #: every subcommand: a function that adds its parser to the subparsers and sets ``run``
 SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
-    add_extract, add_eval, add_bench, add_demo, *SCALE_SUBCOMMANDS, *EXPLAIN_SUBCOMMANDS, *WARC_SUBCOMMANDS
+    add_extract, add_eval, add_bench, add_demo, *SCALE_SUBCOMMANDS, *EXPLAIN_SUBCOMMANDS, *WARC_SUBCOMMANDS,
+    *REPORT_SUBCOMMANDS,
 ]
 
 

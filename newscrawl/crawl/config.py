@@ -106,7 +106,7 @@ def with_defaults(settings: BaseSettings | Mapping[str, Any]) -> BaseSettings:
 #: newscrawl's true/false settings
 BOOL_SETTINGS = (
     "NEWSCRAWL_EXTRACT_ENABLED", "NEWSCRAWL_EXPORT_FIGURES", "NEWSCRAWL_SEARCH_INDEX", "NEWSCRAWL_DEDUP",
-    "NEWSCRAWL_INCREMENTAL",
+    "NEWSCRAWL_INCREMENTAL", "NEWSCRAWL_CRAWL_HISTORY",
 )  # fmt: skip
 #: newscrawl's whole-number settings and their (lowest, highest) values; None: no bound
 INT_SETTINGS: dict[str, tuple[int | None, int | None]] = {

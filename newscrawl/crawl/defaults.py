@@ -64,6 +64,8 @@ NEWSCRAWL_SINK_BATCH_SIZE = 100
 NEWSCRAWL_SEARCH_INDEX = True
 #: skip article URLs already stored in the SQLite database
 NEWSCRAWL_INCREMENTAL = True
+#: add each crawl's figures to the SQLite database's `crawls` table (`newscrawl report`)
+NEWSCRAWL_CRAWL_HISTORY = True
 #: PostgreSQL to upsert records into too (libpq DSN or URL; the environment variable of the same name
 #: counts too; '' and unset: off). Never a password here: use ~/.pgpass or the environment variable
 NEWSCRAWL_POSTGRES_DSN = ""
