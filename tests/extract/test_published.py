@@ -65,6 +65,11 @@ def test_stronger_meta_key_wins():
     assert published(page(head)) == ("2021-06-07", "meta:og:published_time")
 
 
+def test_a_date_near_the_title_beats_the_generic_date_meta():
+    html = page('<meta name="date" content="2020-04-29T11:52:23+02:00">', top="28.04.2020 18:00 Uhr")
+    assert published(html) == ("2020-04-28T18:00:00+08:00", "text-near-title")
+
+
 def test_unparsable_meta_falls_through_to_the_next_rule():
     html = page('<meta name="pubdate" content="soon">', top="2021-04-03 10:00")
     assert published(html)[0] == "2021-04-03T10:00:00+08:00"

@@ -58,8 +58,9 @@ PUBLISHED_META_KEYS: tuple[str, ...] = (
     "video:release_date",
 )
 
-#: generic meta keys: often the page's generation or edit time; read after the <time> elements
-#: (htmldate set: 3 of 3 pages whose only date meta was ``date`` were a day or more off)
+#: generic meta keys: often the page's generation or edit time; read after the <time> elements and the
+#: dates near the text (htmldate set: 3 of 3 pages whose only date meta was ``date`` were a day or more
+#: off; read before the text, they dated 2 htmldate and 2 trafilatura pages a day late)
 WEAK_META_KEYS: tuple[str, ...] = (
     "dc.date.created",
     "dcterms.created",
