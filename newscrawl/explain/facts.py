@@ -78,7 +78,8 @@ def explain(
         "decisions": _decisions(result, algorithm, algo_params),
         "metadata": {
             name: {"value": getattr(result, name), "source": result.sources.get(name)}
-            for name in ("title", "published_at", "author")
+            | ({"zone": result.sources.get(f"{name}_zone")} if name == "published_at" else {})
+            for name in ("title", "published_at", "modified_at", "author")
         },
         "content_node": result.node_path,
         "unit": None,

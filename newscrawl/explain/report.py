@@ -114,9 +114,12 @@ def _decisions(facts: Mapping[str, Any]) -> str:
 
 
 def _metadata(facts: Mapping[str, Any]) -> str:
+    def zone(f: Mapping[str, Any]) -> str:
+        return f"; offset from: <code>{_value(f['zone'])}</code>" if f.get("zone") else ""
+
     rows = "".join(
         f"<tr><th>{esc(name)}</th><td>{_value(f.get('value'))}</td><td><code>{_value(f.get('source'))}"
-        "</code></td></tr>"
+        f"</code>{zone(f)}</td></tr>"
         for name, f in (facts.get("metadata") or {}).items()
     )
     return (

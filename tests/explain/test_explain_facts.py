@@ -76,8 +76,13 @@ def test_decisions_report_class_length_and_choice():
 def test_metadata_names_the_rule_that_found_each_field():
     facts = explain(ARTICLE)
     result = extract(ARTICLE)
-    for name in ("title", "published_at", "author"):
+    for name in ("title", "modified_at", "author"):
         assert facts["metadata"][name] == {"value": getattr(result, name), "source": result.sources.get(name)}
+    assert facts["metadata"]["published_at"] == {
+        "value": result.published_at,
+        "source": result.sources.get("published_at"),
+        "zone": result.sources.get("published_at_zone"),
+    }
     assert facts["metadata"]["title"]["source"] is not None
 
 
