@@ -115,8 +115,26 @@ class StoredArticlesMiddleware:
         return None
 
 
+#: bytes of a robots.txt read, as Google does (RFC 9309 asks crawlers to read at least 500 KiB); a 15 MB
+#: file took 12 s and 0.9 GB to parse and then 0.56 s per URL checked
+ROBOTSTXT_MAX_BYTES = 500 * 1024
+
+
+def cap_robots(body: bytes, max_bytes: int = ROBOTSTXT_MAX_BYTES) -> bytes:
+    r"""The first ``max_bytes`` of a robots.txt, cut after the last whole line.
+
+    >>> cap_robots(b"User-agent: *\nDisallow: /a\nDisallow: /b", 30)
+    b'User-agent: *\nDisallow: /a\n'
+    """
+    if len(body) <= max_bytes:
+        return body
+    end = body.rfind(b"\n", 0, max_bytes)
+    return body[: end + 1] if end >= 0 else body[:max_bytes]
+
+
 class RobotsTxtMiddleware(robotstxt.RobotsTxtMiddleware):
-    """Scrapy's robots.txt middleware with the wait for a robots.txt still in flight fixed.
+    """Scrapy's robots.txt middleware with the wait for a robots.txt still in flight fixed, and
+    robots.txt files read up to :data:`ROBOTSTXT_MAX_BYTES` (stat ``robotstxt/truncated``).
 
     Scrapy 2.19 has every request that arrives while a host's robots.txt is downloading await the same
     Deferred; the first waiter's callback consumes the result, so the other waiters get ``None`` and go
@@ -136,3 +154,13 @@ class RobotsTxtMiddleware(robotstxt.RobotsTxtMiddleware):
 
         pending.addCallback(relay)
         return await maybe_deferred_to_future(mine)
+
+    async def _parse_robots(self, response: Response, netloc: str, request: Request) -> None:
+        body = cap_robots(response.body)
+        if len(body) < len(response.body):
+            self._stats.inc_value("robotstxt/truncated")
+            logger.warning(
+                "robots.txt of %s is %d bytes: only the first %d read", netloc, len(response.body), len(body)
+            )
+            response = response.replace(body=body)
+        await super()._parse_robots(response, netloc, request)

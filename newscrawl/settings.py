@@ -55,6 +55,8 @@ ADDONS = {
     "newscrawl.crawl.distributed.RedisAddon": 0,
     # with JOBDIR: a JOBDIR left by a killed crawl has its request queue and seen requests reset
     "newscrawl.crawl.jobdir.JobdirAddon": 0,
+    # Scrapy's feed exporter replaced: a feed that cannot be written (full disk) stops the crawl
+    "newscrawl.crawl.feedexport.FeedAddon": 0,
     # bad newscrawl settings and unwritable output files stop the crawl before it starts
     "newscrawl.crawl.config.ConfigAddon": 10,
 }

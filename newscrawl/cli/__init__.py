@@ -117,8 +117,14 @@ def add_extract(sub: Subparsers) -> None:
     p.set_defaults(run=run_extract)
 
 
-def _read_input(path: str) -> bytes:
-    return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+def read_page(path: str) -> bytes:
+    """The bytes of a page file or of stdin (``-``), read up to the page size limit only."""
+    from newscrawl.extract.limits import read_capped
+
+    if path == "-":
+        return read_capped(sys.stdin.buffer)
+    with Path(path).open("rb") as f:
+        return read_capped(f)
 
 
 def _pages(paths: Sequence[str], url: str | None) -> Any:
@@ -137,7 +143,7 @@ def _pages(paths: Sequence[str], url: str | None) -> Any:
                 yield path, None, str(e), None
             continue
         try:
-            yield path, _read_input(path), url, None
+            yield path, read_page(path), url, None
         except OSError as e:
             yield path, None, f"cannot read {path}: {e.strerror or e}", None
 

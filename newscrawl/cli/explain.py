@@ -42,10 +42,11 @@ def add_explain(sub: Subparsers) -> None:
 
 
 def run_explain(args: argparse.Namespace) -> int:
+    from newscrawl.cli import read_page  # the package imports this module
     from newscrawl.explain import explain, render_html
 
     try:
-        page = sys.stdin.buffer.read() if args.page == "-" else Path(args.page).read_bytes()
+        page = read_page(args.page)
     except OSError as e:
         print(f"newscrawl explain: cannot read {args.page}: {e.strerror or e}", file=sys.stderr)
         return BAD_INPUT

@@ -3,9 +3,9 @@
 A bad site file, an unknown spider, a bad spider argument (``-a max_pages=x``), a bad setting
 (``-s NEWSCRAWL_ALGORITHM=x``) or an output file that cannot be written gives
 ``scrapy crawl: <what>: <problem>`` on standard error and exit code 2. A crawl stopped because its store
-could not write exits with 1, and so does a crawl whose every request failed (offline, every host unknown
-or refusing; a process of a distributed crawl that found no work left is not one). Anything else is
-reported as Scrapy reports it.
+could not write, or a feed it could not write, exits with 1, and so does a crawl whose every request
+failed (offline, every host unknown or refusing; a process of a distributed crawl that found no work
+left is not one). Anything else is reported as Scrapy reports it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
 from newscrawl.crawl.config import ConfigError, on_start_up_error
+from newscrawl.crawl.feedexport import FEED_FAILED
 from newscrawl.crawl.sites import load_sites
 from newscrawl.crawl.summary import no_response
 from newscrawl.pipelines.storage import SINK_FAILED
@@ -64,7 +65,10 @@ class Command(crawl.Command):
             return
         if self.crawler_process.bootstrap_failed:
             self.exitcode = 1
-        elif crawler.stats is not None and crawler.stats.get_value("finish_reason") == SINK_FAILED:
+        elif crawler.stats is not None and crawler.stats.get_value("finish_reason") in (
+            SINK_FAILED,
+            FEED_FAILED,
+        ):
             self.exitcode = 1
         elif crawler.stats is not None and no_response(crawler.stats.get_stats()):
             print("scrapy crawl: no response was received (the crawl summary says why)", file=sys.stderr)

@@ -20,7 +20,11 @@ NEWSCRAWL_SQLITE_PATH: cannot create the folder /dev/null: /dev/null is not a fo
 
 from __future__ import annotations
 
+import difflib
+import logging
+import math
 import os
+import sqlite3
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,12 +33,14 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from scrapy.settings import BaseSettings
+from scrapy.settings import BaseSettings, default_settings
 
 from newscrawl.crawl.defaults import DEFAULTS
 from newscrawl.crawl.errors import ConfigError  # its own module: importable without Scrapy
 from newscrawl.extract import ALGORITHMS, Limits, params_of
 from newscrawl.extract.limits import DEFAULT_LIMITS
+
+logger = logging.getLogger(__name__)
 
 
 def _reason(e: OSError) -> str:
@@ -112,9 +118,37 @@ BOOL_SETTINGS = (
 INT_SETTINGS: dict[str, tuple[int | None, int | None]] = {
     "NEWSCRAWL_MIN_TEXT_CHARS": (0, None),
     "NEWSCRAWL_SINK_BATCH_SIZE": (1, None),
+    "NEWSCRAWL_MAX_FEED_ENTRIES": (1, None),
     "NEWSCRAWL_DUPLICATE_MAX_DISTANCE": (0, 63),  # a Hamming distance between 64-bit SimHashes
     "NEWSCRAWL_WARC_MAX_BYTES": (1_000, None),
 }
+
+
+#: newscrawl's settings in seconds and their lowest values (read with getfloat; must be finite)
+FLOAT_SETTINGS: dict[str, float] = {
+    "NEWSCRAWL_POSTGRES_RETRY_SECONDS": 0.0,
+    "NEWSCRAWL_REDIS_POLL_INTERVAL": 0.0,
+    "NEWSCRAWL_REDIS_IDLE_CLOSE": 0.0,
+}
+def scrapy_value_problem(name: str, value: Any) -> str | None:
+    """What is wrong with ``value`` for Scrapy's numeric setting ``name`` (None: nothing, or not one of
+    Scrapy's numeric settings). ``DOWNLOAD_DELAY = "fast"`` would fail deep inside Scrapy.
+
+    >>> scrapy_value_problem("DOWNLOAD_DELAY", "fast"), scrapy_value_problem("DOWNLOAD_DELAY", "0.5")
+    ("expected a number, got 'fast'", None)
+    """
+    default = getattr(default_settings, name, None)
+    if isinstance(default, bool) or not isinstance(default, int | float) or value is None:
+        return None
+    if isinstance(value, bool):  # Scrapy writes some switches as 0/1 (TELNETCONSOLE_ENABLED)
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return f"expected a number, got {value!r}"
+    if not math.isfinite(number):
+        return f"expected a finite number, got {value!r}"
+    return None
 
 
 def _check_int(settings: BaseSettings, name: str, low: int | None, high: int | None) -> None:
@@ -184,6 +218,7 @@ LIMIT_SETTINGS = {
     "max_nodes": "NEWSCRAWL_MAX_NODES",
     "max_depth": "NEWSCRAWL_MAX_DEPTH",
     "time_budget": "NEWSCRAWL_TIME_BUDGET",
+    "max_attributes": "NEWSCRAWL_MAX_ATTRIBUTES",
 }
 
 
@@ -201,10 +236,15 @@ def limits_from_settings(settings: Mapping[str, Any] | BaseSettings) -> Limits:
             number = kind(raw)
         except (TypeError, ValueError) as e:
             raise ConfigError(f"{key}: expected a number (0: no limit), got {raw!r}") from e
+        if not math.isfinite(number):
+            raise ConfigError(f"{key}: must be a finite number (0: no limit), got {raw!r}")
         if number < 0:
             raise ConfigError(f"{key}: must be 0 (no limit) or more, got {raw!r}")
         values[field_name] = number or None
-    return Limits(**values)  # type: ignore[arg-type]
+    try:
+        return Limits(**values)  # type: ignore[arg-type]
+    except ValueError as e:
+        raise ConfigError(str(e)) from e
 
 
 def extract_workers(settings: Mapping[str, Any] | BaseSettings) -> int:
@@ -283,6 +323,103 @@ def feed_files(settings: BaseSettings) -> list[tuple[str, Path]]:
     return out
 
 
+def _check_float(settings: BaseSettings, name: str, low: float) -> None:
+    raw = settings.get(name)
+    if raw is None or raw == "":
+        return
+    try:
+        value = float(raw)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"{name}: expected a number of seconds, got {raw!r}") from e
+    if not math.isfinite(value) or value < low:
+        raise ConfigError(f"{name}: must be a finite number of seconds, at least {low:g}, got {raw!r}")
+
+
+def known_settings() -> set[str]:
+    """Every ``NEWSCRAWL_*`` name newscrawl reads."""
+    names = set(DEFAULTS)
+    for algorithm in ALGORITHMS:
+        names |= {f"NEWSCRAWL_{algorithm.upper()}_{p.upper()}" for p in params_of(algorithm)}
+    return names
+
+
+def warn_unknown_settings(settings: BaseSettings) -> list[str]:
+    """Log a warning for each ``NEWSCRAWL_*`` setting newscrawl does not read (a typo is otherwise
+    silently ignored), naming the closest known one; the warnings given."""
+    known = known_settings()
+    warnings = []
+    for name in sorted(n for n in settings if isinstance(n, str) and n.startswith("NEWSCRAWL_")):
+        if name in known:
+            continue
+        # compared without the prefix every name shares, which would make any two look alike
+        prefix = len("NEWSCRAWL_")
+        close = difflib.get_close_matches(name[prefix:], [k[prefix:] for k in known], n=1, cutoff=0.75)
+        hint = f"; did you mean NEWSCRAWL_{close[0]}?" if close else ""
+        warnings.append(f"{name}: unknown newscrawl setting, ignored{hint}")
+        logger.warning("%s", warnings[-1])
+    return warnings
+
+
+def check_store(path: str | Path, what: str = "NEWSCRAWL_SQLITE_PATH") -> None:
+    """Raise ConfigError when an existing file at ``path`` is not a readable SQLite database."""
+    path = Path(path)
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+        try:
+            conn.execute("PRAGMA schema_version").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise ConfigError(f"{what}: {path} is not a usable SQLite database: {e}") from e
+
+
+def check_output_folder(path: str | Path, what: str) -> Path:
+    """Make sure the folder ``path`` exists (creating it) and can be written, or raise ConfigError."""
+    folder = Path(path)
+    check_output_file(folder / ".newscrawl-write-test", what)
+    return folder
+
+
+def check_redis(url: str) -> None:
+    """Raise ConfigError unless ``url`` is a Redis URL whose server answers a PING."""
+    try:
+        import redis
+    except ImportError:
+        return  # the add-on says scrapy-redis is missing
+    where = urlsplit(url).netloc.rpartition("@")[2] if "://" in url else url
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+    except ValueError as e:
+        example = "redis://127.0.0.1:6379/0"
+        raise ConfigError(f"NEWSCRAWL_REDIS_URL: not a Redis URL such as {example}: {e}") from e
+    try:
+        client.ping()
+    except redis.RedisError as e:
+        raise ConfigError(f"NEWSCRAWL_REDIS_URL: Redis at {where} unreachable: {e}") from e
+    finally:
+        client.close()
+
+
+def check_postgres(dsn: str) -> None:
+    """Raise ConfigError unless PostgreSQL at ``dsn`` accepts a connection (no password in the message)."""
+    try:
+        import psycopg
+    except ImportError:
+        return  # the pipeline says psycopg is missing
+    from newscrawl.storage.postgres import describe_dsn
+
+    where = describe_dsn(dsn)
+    try:
+        psycopg.connect(dsn, connect_timeout=5).close()
+    except psycopg.OperationalError as e:
+        reason = "; ".join(line.strip() for line in str(e).splitlines() if line.strip())
+        raise ConfigError(f"NEWSCRAWL_POSTGRES_DSN: PostgreSQL at {where} unreachable: {reason}") from e
+    except psycopg.Error as e:  # a DSN libpq cannot parse: its message may quote the password
+        raise ConfigError("NEWSCRAWL_POSTGRES_DSN: not a valid connection string or URL") from e
+
+
 def check_settings(settings: BaseSettings) -> None:
     """Every newscrawl setting has a usable value and every output file can be written; or ConfigError."""
     settings = with_defaults(settings)
@@ -293,6 +430,15 @@ def check_settings(settings: BaseSettings) -> None:
             raise ConfigError(f"{name}: expected true or false, got {settings.get(name)!r}") from e
     for name, (low, high) in INT_SETTINGS.items():
         _check_int(settings, name, low, high)
+    for name, low in FLOAT_SETTINGS.items():
+        _check_float(settings, name, low)
+    for name in settings:
+        # Scrapy's own defaults are right (and reading a deprecated one warns): only what was set
+        if not isinstance(name, str) or (settings.getpriority(name) or 0) <= 0:
+            continue
+        problem = scrapy_value_problem(name, settings.get(name))
+        if problem:
+            raise ConfigError(f"{name}: {problem}")
     check_algorithm_settings(settings)
     limits_from_settings(settings)
     extract_workers(settings)
@@ -303,17 +449,32 @@ def check_settings(settings: BaseSettings) -> None:
     path = settings.get("NEWSCRAWL_SQLITE_PATH")
     if path and path != ":memory:":
         check_output_file(path, "NEWSCRAWL_SQLITE_PATH")
+        check_store(path)
     for uri, file in feed_files(settings):
         check_output_file(file, f"feed {uri}")
+    if settings.get("JOBDIR"):
+        check_output_folder(settings["JOBDIR"], "JOBDIR")
+    warn_unknown_settings(settings)
+
+
+def check_services(settings: BaseSettings) -> None:
+    """The Redis and PostgreSQL servers the settings (or environment) name answer; or ConfigError."""
+    redis_url = settings.get("NEWSCRAWL_REDIS_URL") or os.environ.get("NEWSCRAWL_REDIS_URL")
+    if redis_url:
+        check_redis(str(redis_url))
+    dsn = settings.get("NEWSCRAWL_POSTGRES_DSN") or os.environ.get("NEWSCRAWL_POSTGRES_DSN")
+    if dsn:
+        check_postgres(str(dsn))
 
 
 class ConfigAddon:
     """Add-on (in ``ADDONS``): newscrawl's defaults for what nothing else set, then :func:`check_settings`
-    on the crawl's final settings, before it starts."""
+    and :func:`check_services` on the crawl's final settings, before it starts."""
 
     def update_settings(self, settings: BaseSettings) -> None:
         apply_defaults(settings)
         check_settings(settings)
+        check_services(settings)
 
 
 def on_start_up_error(handle: Any, callback: Callable[[BaseException], None]) -> None:

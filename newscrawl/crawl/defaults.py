@@ -25,6 +25,7 @@ NEWSCRAWL_ALGORITHM = "auto"
 NEWSCRAWL_MAX_BODY_BYTES: int | None = None
 NEWSCRAWL_MAX_NODES: int | None = None
 NEWSCRAWL_MAX_DEPTH: int | None = None
+NEWSCRAWL_MAX_ATTRIBUTES: int | None = None
 #: seconds
 NEWSCRAWL_TIME_BUDGET: float | None = None
 #: worker processes extracting pages off the reactor (newscrawl.crawl.workers); None: CPUs - 1, at least
@@ -93,6 +94,10 @@ NEWSCRAWL_STATS_FILE: str | None = None
 NEWSCRAWL_LOOP_LAG_INTERVAL = 0.0
 
 # -- fetching ----------------------------------------------------------------------------------------------
+#: entries followed per feed, sitemap or list page, the rest counted in newscrawl/feeds/entries_cut: the
+#: sitemap protocol's most (newscrawl.spiders.feeds.MAX_FEED_ENTRIES). Child sitemaps of a sitemap index
+#: are requested one at a time, so a crawl holds about one sitemap's entries
+NEWSCRAWL_MAX_FEED_ENTRIES = 50_000
 #: fetch every URL as prefix + URL (web-archive replay), keeping the original URLs ('': off)
 NEWSCRAWL_REPLAY_PREFIX = ""
 #: a folder: every response is archived there as gzipped WARC 1.1 ('': off; newscrawl.crawl.warc)

@@ -15,6 +15,7 @@ field, e.g. ``settings/sites/x.toml: patterns.article[0]: bad regular expression
 from __future__ import annotations
 
 import re
+import re._parser as sre
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lxml import etree
 
-from newscrawl.crawl.config import ConfigError
+from newscrawl.crawl.config import ConfigError, scrapy_value_problem
 from newscrawl.extract.overrides import compile_field_xpaths
 
 #: where the site files live when NEWSCRAWL_SITES_DIR is not set: ``settings/sites`` next to the package
@@ -40,6 +41,11 @@ _TOP_KEYS = {
 _START_KEYS = {"pages", "roll", "feeds", "sitemaps"}
 _PATTERN_KEYS = {"article", "list", "deny"}
 _ROLL_KEYS = {"items", "url", "title", "published_at", "pages"}
+#: pages of a roll feed walked at most (a roll feed of 50 entries a page: 50,000 entries, as a sitemap);
+#: 3,000,000 pages had been accepted and took 4.8 GB
+MAX_ROLL_PAGES = 1_000
+#: a page to evaluate XPath overrides on once, at validation
+_PROBE_PAGE = etree.fromstring("<html><head><title>t</title></head><body><p>p</p></body></html>")
 
 
 class SiteFileError(ConfigError):
@@ -147,6 +153,52 @@ def _urls(value: Any, source: str, field_name: str) -> tuple[str, ...]:
     return urls
 
 
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", sre.MAX_REPEAT))
+
+
+def _body(items: Any) -> list[Any]:
+    """The items of a repeat's body, groups unwrapped."""
+    items = list(items)
+    while len(items) == 1 and items[0][0] == sre.SUBPATTERN:
+        items = list(items[0][1][-1])
+    return items
+
+
+def _ambiguous(items: list[Any]) -> bool:
+    """True when ``items`` is an unbounded repeat with nothing but optional items beside it (so a
+    repetition of it can split one string in exponentially many ways), or a branch with such an arm."""
+    if len(items) == 1 and items[0][0] == sre.BRANCH:
+        return any(_ambiguous(_body(arm)) for arm in items[0][1][1])
+    unbounded = [i[0] in _REPEATS and i[1][1] == sre.MAXREPEAT for i in items]
+    rest = [i for i, u in zip(items, unbounded, strict=True) if not u and i[0] != sre.AT]
+    return any(unbounded) and all(i[0] in _REPEATS and i[1][0] == 0 for i in rest)
+
+
+def catastrophic(pattern: str) -> bool:
+    r"""True when ``pattern`` repeats a repetition ambiguously, as ``(a+)+$`` or ``(\w+\s?)*$`` do:
+    Python's regex engine backtracks exponentially on a near-miss. ``(?:\w+/)+`` is fine: the ``/``
+    fixes where each repetition ends.
+
+    >>> catastrophic(r"(a+)+$"), catastrophic(r"^(?:[\w-]+\.)+cn/\d+")
+    (True, False)
+    """
+    stack = [list(sre.parse(pattern))]
+    while stack:
+        for op, av in stack.pop():
+            if op in _REPEATS:
+                low, high, sub = av
+                if high > 1 and _ambiguous(_body(sub)):
+                    return True
+                stack.append(list(sub))
+            elif op == sre.SUBPATTERN:
+                stack.append(list(av[-1]))
+            elif op == sre.BRANCH:
+                stack.extend(list(arm) for arm in av[1])
+            elif op in (sre.ASSERT, sre.ASSERT_NOT):
+                stack.append(list(av[1]))
+    return False
+
+
 def _patterns(value: Any, source: str, field_name: str) -> tuple[re.Pattern[str], ...]:
     out = []
     for i, text in enumerate(_strings(value, source, field_name)):
@@ -154,7 +206,29 @@ def _patterns(value: Any, source: str, field_name: str) -> tuple[re.Pattern[str]
             out.append(re.compile(text))
         except re.error as e:
             raise _fail(source, f"{field_name}[{i}]", f"bad regular expression {text!r}: {e}") from e
+        if catastrophic(text):
+            raise _fail(
+                source,
+                f"{field_name}[{i}]",
+                f"{text!r} repeats a repetition ambiguously (as (a+)+ does): matching can take exponential "
+                "time; make each repetition end on a fixed character",
+            )
     return tuple(out)
+
+
+_XPATH_STRINGS = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def _check_xpath(expr: str, source: str, field_name: str) -> None:
+    """Compile ``expr`` and run it once: an unknown variable or function compiles and then fails on
+    every page. Variables are refused outright (none are ever bound; a predicate may not run here)."""
+    if "$" in _XPATH_STRINGS.sub("", expr):
+        problem = "it uses a variable ($...), and none are defined"
+        raise _fail(source, field_name, f"bad XPath {expr!r}: {problem}")
+    try:
+        etree.XPath(expr)(_PROBE_PAGE)
+    except etree.XPathError as e:
+        raise _fail(source, field_name, f"bad XPath {expr!r}: {e}") from e
 
 
 def parse_site(data: Mapping[str, Any], source: str) -> Site:
@@ -192,13 +266,11 @@ def parse_site(data: Mapping[str, Any], source: str) -> Site:
     if not isinstance(exclude, list) or not all(isinstance(e, str) for e in exclude):
         raise _fail(source, "xpath.exclude", f"must be a list of XPath strings, not {exclude!r}")
     for i, expr in enumerate(exclude):
-        try:
-            etree.XPath(expr)
-        except etree.XPathSyntaxError as e:
-            raise _fail(source, f"xpath.exclude[{i}]", f"bad XPath {expr!r}: {e}") from e
+        _check_xpath(expr, source, f"xpath.exclude[{i}]")
     for key, expr in xpath.items():
         if not isinstance(expr, str):
             raise _fail(source, f"xpath.{key}", f"must be a string, not {expr!r}")
+        _check_xpath(expr, source, f"xpath.{key}")
         try:
             compile_field_xpaths({key: expr})  # what the extraction library runs, compiled the same way
         except ValueError as e:
@@ -211,8 +283,9 @@ def parse_site(data: Mapping[str, Any], source: str) -> Site:
         if not isinstance(value, expected) or isinstance(value, bool):
             raise _fail(source, f"roll.{key}", f"must be {expected.__name__}, not {value!r}")
         roll_values[key] = value
-    if roll_values.get("pages", 1) < 1:
-        raise _fail(source, "roll.pages", "must be at least 1")
+    if not 1 <= roll_values.get("pages", 1) <= MAX_ROLL_PAGES:
+        pages = roll_values["pages"]
+        raise _fail(source, "roll.pages", f"must be between 1 and {MAX_ROLL_PAGES:,}, not {pages}")
 
     tz = data.get("timezone")
     if tz is not None:
@@ -231,10 +304,15 @@ def parse_site(data: Mapping[str, Any], source: str) -> Site:
     if not isinstance(follow, bool):
         raise _fail(source, "follow_from_articles", f"must be true or false, not {follow!r}")
 
-    settings = _table(data, "settings", source, set(data.get("settings", {}) or {}))
-    for key in settings:
+    raw_settings = data.get("settings", {})
+    names = set(raw_settings) if isinstance(raw_settings, Mapping) else set()
+    settings = _table(data, "settings", source, names)
+    for key, value in settings.items():
         if not _SETTING.match(key):
             raise _fail(source, f"settings.{key}", "Scrapy setting names are upper case, e.g. DOWNLOAD_DELAY")
+        problem = scrapy_value_problem(key, value)
+        if problem:
+            raise _fail(source, f"settings.{key}", problem)
 
     return Site(
         name=name,

@@ -22,7 +22,13 @@ from newscrawl.extract.algorithms import REGISTRY
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
 from newscrawl.extract.clean import compile_xpaths, prune_elements, strip_noise
 from newscrawl.extract.decode import decode_html, strip_controls
-from newscrawl.extract.document import Element, ParseError, node_path, parse_html
+from newscrawl.extract.document import (
+    Element,
+    ParseError,
+    node_path,
+    parse_html,
+    strip_text_controls,
+)
 from newscrawl.extract.limits import (
     DEFAULT_LIMITS,
     Budget,
@@ -30,6 +36,7 @@ from newscrawl.extract.limits import (
     Limits,
     cap_bytes,
     cap_text,
+    check_attributes,
     check_tree,
 )
 from newscrawl.extract.listpage import kind_and_entries
@@ -108,10 +115,12 @@ def prepare_page(
             text, encoding = decoded.text, decoded.encoding
             if decoded.error:
                 raise PageError(f"undecodable page: {decoded.error}", encoding)
+            check_attributes(text, limits)
             root = parse_html(text)
         elif isinstance(html, str):
             text, cut = cap_text(html, limits)
             text = strip_controls(text)
+            check_attributes(text, limits)
             root = parse_html(text)
         elif isinstance(html, etree._Element):
             root = _copy_tree(html)
@@ -175,8 +184,8 @@ def extract(
     ...}``, a site's overrides) are run on the page's tree; what they find wins over the chains and is
     parsed like every other value (``sources`` says ``xpath``). A bad field or expression raises ValueError.
     ``limits`` bounds the work on the page (size, elements, depth, time; see ``limits.py``): a page over
-    a limit gives an ``error`` naming it, except size, which cuts the page and says so in ``figures``;
-    the time budget covers every stage, metadata included.
+    a limit gives an ``error`` naming it (attributes are checked before parsing), except size, which
+    cuts the page and says so in ``figures``; the time budget covers every stage, metadata included.
     ``page_kind`` is the kind the caller already knows (a crawler whose URL pattern says "article"): the
     page-kind classifier is then skipped (``figures["page_kind"]`` says so) and no list entries are read.
 
@@ -319,11 +328,11 @@ def _run(
         }
     )
     return Extraction(
-        text="\n".join(paragraphs),
-        title=title.value,
+        text=strip_text_controls("\n".join(paragraphs)),
+        title=title.value and strip_text_controls(title.value),
         published_at=published.value,
         modified_at=modified.value,
-        author=author.value,
+        author=author.value and strip_text_controls(author.value),
         algorithm=produced_by,
         page_class=page_class,  # type: ignore[arg-type]
         page_kind=kind,
@@ -345,6 +354,7 @@ def _run(
             }
         ),
         entries=entries,
+        canonical_link=page.meta.canonical or page.meta.meta.get("og:url"),
     )
 
 

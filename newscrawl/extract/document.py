@@ -13,6 +13,9 @@ Element = etree._Element
 
 #: C0 control characters (but tab, LF, CR) and DEL: lxml would turn each into U+FFFD
 _CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
+#: what a text field must not carry: C0 controls but tab and LF, DEL, and C1 controls. A terminal acts
+#: on them (ESC and CSI start escape sequences; CR overwrites a line), and ``&#27;`` puts one in a page
+_TEXT_CONTROLS = dict.fromkeys([*range(0, 9), *range(11, 32), *range(127, 160)])
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
 
 
@@ -53,6 +56,15 @@ def parse_html(text: str) -> Element:
     if root is None:
         raise ParseError("the page has no HTML elements")
     return root
+
+
+def strip_text_controls(text: str) -> str:
+    r"""``text`` without control characters other than tab and line feed.
+
+    >>> strip_text_controls("a\x1b[31mred\x9b2J\r\nb")
+    'a[31mred2J\nb'
+    """
+    return text.translate(_TEXT_CONTROLS)
 
 
 def body_of(root: Element) -> Element:

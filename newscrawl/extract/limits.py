@@ -14,6 +14,11 @@ limit              default      when a page goes over it
 ``max_depth``      200          ``error`` names the limit. lxml's HTML parser stops reading at depth
                                 256 and drops the rest of the page, so a page nested that deep
                                 cannot be extracted faithfully; 200 reports it before that cut.
+``max_attributes`` 1,000        ``error`` names the limit: an element with more attributes, or a page
+                                whose elements hold more than ten times the attribute pairs of one
+                                element at the limit, is refused before lxml parses it (libxml2 is
+                                quadratic in attributes per element: one <div> with 160,000 of them
+                                took 34 s to parse, 8 MB of 999-attribute elements 28 s).
 ``time_budget``    5 s          checked after each stage (parse, clean, body, page kind, metadata);
                                 a page over budget gives an ``error`` naming the stage. A running
                                 stage is not interrupted: the size and element limits bound what one
@@ -30,9 +35,12 @@ so depth costs no stack; the depth limit is about faithful results, not crashes.
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import BinaryIO
 
 from lxml import etree
 
@@ -45,6 +53,13 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 MAX_NODES = 50_000
 #: nesting depth at most; 4x the deepest page of the evaluation sets (50), below libxml2's cut at 256
 MAX_DEPTH = 200
+#: attributes of one element at most; 14x the most of the evaluation sets (73, a de-WAZ page; 1,757
+#: pages). libxml2 takes ~0.3 s for 10,000 attributes on one element and grows as their square
+MAX_ATTRIBUTES = 1_000
+#: a page's elements with more than PAIRS_FROM attributes may hold at most this many times the pairs of
+#: attributes of one element at MAX_ATTRIBUTES (libxml2 compares each pair, 4-7 ns each: 5M pairs take
+#: about 0.03 s; the evaluation sets' pages have at most 6,261 pairs over elements of 16 or more)
+ATTRIBUTE_PAIRS_FACTOR = 10
 #: seconds of work per page, checked between stages; typical pages take 5-20 ms
 TIME_BUDGET_SECONDS = 5.0
 #: how far back from the byte limit a cut looks for a ``<`` to cut before
@@ -67,9 +82,10 @@ class Limits:
     max_nodes: int | None = MAX_NODES
     max_depth: int | None = MAX_DEPTH
     time_budget: float | None = TIME_BUDGET_SECONDS
+    max_attributes: int | None = MAX_ATTRIBUTES
 
     def __post_init__(self) -> None:
-        for name in ("max_body_bytes", "max_nodes", "max_depth", "time_budget"):
+        for name in ("max_body_bytes", "max_nodes", "max_depth", "time_budget", "max_attributes"):
             value = getattr(self, name)
             if value is None:
                 continue
@@ -81,7 +97,7 @@ class Limits:
     @classmethod
     def unlimited(cls) -> Limits:
         """No limits at all (for trusted input and measurements)."""
-        return cls(None, None, None, None)
+        return cls(None, None, None, None, None)
 
 
 DEFAULT_LIMITS = Limits()
@@ -104,6 +120,18 @@ def cap_bytes(data: bytes, limits: Limits) -> tuple[bytes, int]:
     return data[:cut], len(data) - cut
 
 
+def read_capped(file: BinaryIO, limits: Limits = DEFAULT_LIMITS) -> bytes:
+    """At most ``limits.max_body_bytes + 1`` bytes of ``file``: enough for :func:`cap_bytes` to see the
+    page is over the limit, never the rest (``/dev/zero`` and endless pipes end there).
+
+    >>> import io
+    >>> len(read_capped(io.BytesIO(bytes(100)), Limits(max_body_bytes=10)))
+    11
+    """
+    cap = limits.max_body_bytes
+    return file.read() if cap is None else file.read(cap + 1)
+
+
 def cap_text(text: str, limits: Limits) -> tuple[str, int]:
     """The ``str`` form of :func:`cap_bytes`: the limit counts characters."""
     cap = limits.max_body_bytes
@@ -113,6 +141,87 @@ def cap_text(text: str, limits: Limits) -> tuple[str, int]:
     if cut <= 0:
         cut = cap
     return text[:cut], len(text) - cut
+
+
+# Start tags as HTML5 (and libxml2 2.14) tokenizes them: a name, then attributes separated by white space
+# or '/', each a name (any characters but white space, '/' and '>'; '=' ends it) and an optional value
+# (quoted: anything up to the closing quote or the end of the page, '<' and '>' included; unquoted: up
+# to white space or '>'). Possessive throughout: nothing is ever scanned twice.
+_NAME = r"[^\s/>][^\s/>=]*+"
+_VALUE = r"""(?:\s*+=\s*+(?:"[^"]*+(?:"|\Z)|'[^']*+(?:'|\Z)|[^\s>]*+))?+"""
+_ATTRIBUTE = rf"[\s/]*+{_NAME}{_VALUE}"
+_TAG = r"<[A-Za-z][^\s/>]*+"
+#: the attributes of one start tag, counted by ``findall``
+_ATTRIBUTES = re.compile(_ATTRIBUTE)
+#: elements with more attributes than this count towards a page's attribute pairs. Below it libxml2's
+#: quadratic cost does not show: 8 MB of 100-attribute elements parse 0.5 s slower than of 1-attribute
+#: ones (2.4 s; 400 attributes: 2.6 s slower). The most on one element in the evaluation sets is 73
+PAIRS_FROM = 64
+
+
+@lru_cache(maxsize=4)
+def _light_run(most: int) -> re.Pattern[str]:
+    # from where it is matched, every stretch of text and every start tag with at most ``most``
+    # attributes, one after the other: it stops at the first heavier start tag (or the end)
+    light = rf"{_TAG}(?:{_ATTRIBUTE}){{0,{most}}}+(?=[\s/]*+(?:>|\Z))"
+    return re.compile(rf"(?:[^<]++|<(?![A-Za-z])|{light})*+")
+
+
+@lru_cache(maxsize=4)
+def _heavy_tag(most: int) -> re.Pattern[str]:
+    # a start tag's name and at most ``most`` attributes (a tag with more is read no further)
+    return re.compile(rf"{_TAG}(?P<attributes>(?:{_ATTRIBUTE}){{0,{most}}}+)")
+
+
+def attribute_counts(text: str, most: int = MAX_ATTRIBUTES) -> Iterator[int]:
+    """The attribute count of every start tag in ``text`` with more than :data:`PAIRS_FROM` (or ``most``)
+    of them, ``most + 1`` for a tag with more than ``most`` (the rest of it is not read). One pass, as HTML5
+    tokenizes: a quoted value may hold '<' and '>'; a tag ends at an unquoted '>'.
+
+    >>> list(attribute_counts("<p a b>x</p><div " + " ".join(f"a{i}" for i in range(70)) + ">"))
+    [70]
+    """
+    light, heavy, pos, end = _light_run(min(PAIRS_FROM, most)), _heavy_tag(most + 1), 0, len(text)
+    while True:
+        pos = light.match(text, pos).end()
+        if pos >= end:
+            return
+        tag = heavy.match(text, pos)
+        assert tag is not None  # the light run stops only before a start tag
+        yield len(_ATTRIBUTES.findall(text, tag.start("attributes"), tag.end()))
+        pos = max(tag.end(), pos + 1)
+
+
+def check_attributes(text: str, limits: Limits) -> None:
+    """Raise :class:`LimitExceeded` when an element of ``text`` has more than ``limits.max_attributes``
+    attributes, or its elements' attributes would cost libxml2 more than ten elements at that limit:
+    run before parsing, since libxml2 compares every attribute of an element with every other (an 8 MB
+    page of elements with 999 attributes each took 28 s to parse). Linear in the page.
+
+    >>> try:
+    ...     check_attributes("<div " + " ".join(f"a{i}" for i in range(20)) + ">", Limits(max_attributes=19))
+    ... except LimitExceeded as e:
+    ...     print(e)
+    element with more than 19 attributes, over the limit max_attributes=19
+    """
+    limit = limits.max_attributes
+    if limit is None:
+        return
+    budget = ATTRIBUTE_PAIRS_FACTOR * limit * (limit - 1) // 2
+    pairs = 0
+    for count in attribute_counts(text, limit):
+        if count > limit:
+            raise LimitExceeded(
+                "max_attributes",
+                f"element with more than {limit} attributes, over the limit max_attributes={limit}",
+            )
+        pairs += count * (count - 1) // 2
+        if pairs > budget:
+            raise LimitExceeded(
+                "max_attributes",
+                f"elements with too many attributes: over {budget:,} pairs of attributes of one element "
+                f"({ATTRIBUTE_PAIRS_FACTOR} elements at the limit max_attributes={limit})",
+            )
 
 
 _COUNT_ELEMENTS = etree.XPath("count(//*)")

@@ -84,6 +84,8 @@ class Extraction:
     ``instant``, ``reference``; None when it has none).
     ``algorithm`` names the extractor that produced ``text``; ``reason`` says why ``auto`` picked it.
     ``figures`` are the numbers behind the decisions (coarse text length, scores, chosen node path).
+    ``canonical_link`` is the canonical URL the page declares (``<link rel=canonical>``, else
+    ``og:url``) as written, not checked: :func:`newscrawl.extract.urls.canonical_url` makes a key of it.
     ``error`` is set when the page could not be decoded or parsed; the other fields are then empty.
     """
 
@@ -104,6 +106,7 @@ class Extraction:
     figures: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     sources: Mapping[str, str | None] = field(default_factory=lambda: _EMPTY)
     entries: tuple[ListEntry, ...] = ()
+    canonical_link: str | None = None
     error: str | None = None
 
     @property

@@ -6,22 +6,25 @@ from __future__ import annotations
 import hashlib
 import re
 
+from newscrawl.extract.document import strip_text_controls
+
 _SPACES = re.compile(r"[ \t\u00a0\u3000\u200b]+")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
 
 
 def clean_line(value: str | None) -> str | None:
-    """One line of text with runs of white space collapsed; None when empty."""
+    """One line of text with runs of white space collapsed, control characters removed; None when empty."""
     if value is None:
         return None
-    text = _SPACES.sub(" ", " ".join(str(value).split("\n"))).strip()
+    text = _SPACES.sub(" ", " ".join(strip_text_controls(str(value)).split("\n"))).strip()
     return text or None
 
 
 def clean_text(value: str | None) -> str:
-    """Body text: one paragraph per line, each stripped, blank lines removed."""
+    """Body text: one paragraph per line, each stripped, blank lines and control characters removed."""
     if not value:
         return ""
+    value = strip_text_controls(value)
     lines = (_SPACES.sub(" ", line).strip() for line in _BLANK_LINES.sub("\n", value).split("\n"))
     return "\n".join(line for line in lines if line)
 

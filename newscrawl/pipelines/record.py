@@ -1,5 +1,8 @@
 """Stage 2: title, report time and author, normalisation, content hash; pages without text are dropped.
 
+The record's key, ``canonical_url``, is the page's canonical link when it names a page of the crawl's
+allowed domains (:func:`newscrawl.extract.urls.canonical_url`), else the page's URL, normalised.
+
 The extraction already holds what a site's XPath overrides found (the library runs them). A dropped
 page raises ``DropItem`` with its reason and counts ``newscrawl/dropped/<reason>`` in the crawl stats;
 exported records count ``newscrawl/items/kind/<kind>``, ``.../class/<class>`` and ``.../algorithm/<name>``.
@@ -20,6 +23,7 @@ from newscrawl.crawl import defaults
 from newscrawl.crawl.config import with_defaults
 from newscrawl.extract import Extraction
 from newscrawl.extract.metadata.dates import before, parse_stamp
+from newscrawl.extract.urls import canonical_url
 from newscrawl.items import INTERNAL_FIELDS
 from newscrawl.pipelines.normalize import clean_line, clean_text, content_hash, normalize_language
 
@@ -61,6 +65,7 @@ class RecordPipeline:
         self.min_text_chars = min_text_chars
         self.export_figures = export_figures
         self.since: datetime | None = None
+        self.allowed_domains: tuple[str, ...] = ()
         self.crawler: Crawler | None = None
 
     @classmethod
@@ -77,6 +82,7 @@ class RecordPipeline:
     def open_spider(self) -> None:
         spider = self.crawler.spider if self.crawler else None
         self.since = getattr(spider, "since", None)
+        self.allowed_domains = tuple(getattr(spider, "allowed_domains", None) or ())
 
     def _drop(self, reason: str, message: str) -> DropItem:
         if self.stats is not None:
@@ -120,7 +126,8 @@ class RecordPipeline:
         item["algorithm"] = "xpath" if from_xpath else extraction.algorithm or None
         item["reason"] = extraction.reason or None
         item["content_hash"] = content_hash(text)
-        item.setdefault("canonical_url", url)
+        # the page's own canonical link, when it names a page of this site (else the page's URL), normalised
+        item["canonical_url"] = canonical_url(url, [extraction.canonical_link], self.allowed_domains)
         if self.export_figures and extraction.figures:
             item["figures"] = extraction.to_dict()["figures"]
 

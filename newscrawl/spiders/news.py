@@ -18,41 +18,46 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import deque
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urlsplit
 from zoneinfo import ZoneInfo
 
 import scrapy
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 
-from newscrawl.crawl.config import ConfigError, ExtractorOptions, with_defaults
+from newscrawl.crawl.config import ConfigError, ExtractorOptions, limits_from_settings, with_defaults
 from newscrawl.crawl.sites import Site
-from newscrawl.extract import Extraction, extract
+from newscrawl.extract import Extraction, Limits, extract
+from newscrawl.extract.limits import LimitExceeded, check_attributes
 from newscrawl.extract.metadata.dates import before, parse_stamp
 from newscrawl.extract.pager import MAX_PAGES, continuation_urls, first_page, page_number
+from newscrawl.extract.urls import normalize_url
 from newscrawl.items import NewsItem
 from newscrawl.pipelines.extraction import looks_binary
 from newscrawl.spiders.feeds import (
+    MAX_FEED_ENTRIES,
     FeedEntry,
+    iter_xml_feed,
     looks_like_json,
     looks_like_xml,
     parse_roll_feed,
-    parse_xml_feed,
 )
 
 logger = logging.getLogger(__name__)
 
-#: how much of a page the canonical-link search reads (the <head> of real portal pages fits)
-CANONICAL_SCAN_BYTES = 65_536
-_CANONICAL = re.compile(
-    rb"""<link\b[^>]*?\brel\s*=\s*["']?canonical["']?[^>]*>|<meta\b[^>]*?\bproperty\s*=\s*["']og:url["'][^>]*>""",
-    re.IGNORECASE,
-)
-_HREF = re.compile(rb"""\b(?:href|content)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+#: scheduler backlog below which the next queued child sitemap is requested (enough pages to keep the
+#: downloader busy while it is fetched)
+SITEMAP_RELEASE_BACKLOG = 1_000
+#: meta key of a child sitemap's request
+CHILD_SITEMAP_META = "newscrawl_child_sitemap"
 _CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
 
 
@@ -70,27 +75,6 @@ def header_charset(response: Response) -> str | None:
         return None
     m = _CHARSET.search(value.decode("latin-1"))
     return m.group(1) if m else None
-
-
-def canonical_url(body: bytes, url: str) -> str:
-    """``<link rel=canonical>`` or ``og:url`` resolved against ``url``; ``url`` without fragment otherwise.
-
-    A canonical link pointing at a site's home page from a deeper page is ignored (a common template bug
-    that would merge every article into one record).
-    """
-    page = urldefrag(url).url
-    for tag in _CANONICAL.finditer(body[:CANONICAL_SCAN_BYTES]):
-        m = _HREF.search(tag.group(0))
-        if not m:
-            continue
-        href = m.group(1).decode("utf-8", errors="ignore").strip().replace("&amp;", "&")
-        found = urldefrag(urljoin(page, href)).url
-        if not found.startswith(("http://", "https://")):
-            continue
-        if urlsplit(found).path in ("", "/") and urlsplit(page).path not in ("", "/"):
-            continue
-        return found
-    return page
 
 
 @dataclass(slots=True)
@@ -148,8 +132,23 @@ class NewsSpider(scrapy.Spider):
         #: the extractor options of the crawl's settings (None: extraction off), read at the first page
         self._extractor: ExtractorOptions | None = None
         self._extractor_read = False
+        #: the crawl's per-page limits, read at the first page (they guard every parse)
+        self._page_limits: Limits | None = None
+        #: entries followed per feed, sitemap or list page (NEWSCRAWL_MAX_FEED_ENTRIES in a crawl)
+        self.max_feed_entries = MAX_FEED_ENTRIES
+        #: child sitemaps of sitemap indexes, waiting to be requested one at a time
+        self._sitemaps: deque[str] = deque()
+        self._sitemaps_seen: set[str] = set()
+        self._sitemap_in_flight = False
         # domains are left to the offsite middleware (LinkExtractor.allow_domains ignores hosts with a port)
         self._links = LinkExtractor(unique=True)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.max_feed_entries = with_defaults(crawler.settings).getint("NEWSCRAWL_MAX_FEED_ENTRIES")
+        crawler.signals.connect(spider._on_idle, signal=signals.spider_idle)
+        return spider
 
     # -- requests -------------------------------------------------------------------------------------
 
@@ -159,7 +158,7 @@ class NewsSpider(scrapy.Spider):
 
     def _request(self, url: str, kind: str, *, dont_filter: bool = False) -> scrapy.Request | None:
         """A request for ``url`` handled as ``kind`` (auto, article, list, roll, feed); None over budget."""
-        url = urldefrag(url).url
+        url = normalize_url(url)
         if self.max_pages is not None:
             if url in self._requested:
                 return None
@@ -215,21 +214,110 @@ class NewsSpider(scrapy.Spider):
         stamp = parse_stamp(published, slow=False)
         return stamp is not None and before(stamp, self.since)
 
-    def _follow_entries(self, response: Response, entries: Iterable[FeedEntry]) -> Iterator[scrapy.Request]:
+    def _follow_entries(
+        self, response: Response, entries: Iterable[FeedEntry], what: str | None = None
+    ) -> Iterator[scrapy.Request]:
+        """Requests for the entries of a feed, sitemap or list page, read lazily: at most
+        ``max_feed_entries`` of them (the rest counted in ``newscrawl/feeds/entries_cut``). Child
+        sitemaps of a sitemap index are queued and requested one at a time (:meth:`release_sitemaps`).
+        ``what`` names a feed that must give entries (a warning and ``newscrawl/feeds/empty`` if not)."""
+        seen = followed = 0
         for entry in entries:
+            seen += 1
+            if followed >= self.max_feed_entries:
+                continue
             url = response.urljoin(entry.url)
             if self.site.is_denied(url):
                 continue
             if self._too_old(entry.published_at):
                 self._inc("newscrawl/skipped/too_old")
                 continue
-            kind = "feed" if entry.kind == "sitemap" else (self._kind_of(url) or "auto")
-            request = self._request(url, kind)
+            followed += 1
+            if entry.kind == "sitemap":
+                self._queue_sitemap(url)
+                continue
+            request = self._request(url, self._kind_of(url) or "auto")
             if request is not None:
                 yield request
+        if what and not seen:
+            self._inc("newscrawl/feeds/empty")
+            logger.warning("%s %s gave no entries", what, response.url)
+        if followed >= self.max_feed_entries and seen > followed:
+            cut = seen - followed
+            self._inc("newscrawl/feeds/entries_cut", cut)
+            logger.warning(
+                "%s lists more entries than NEWSCRAWL_MAX_FEED_ENTRIES=%d: %d not followed",
+                response.url, self.max_feed_entries, cut,
+            )
+        yield from self.release_sitemaps()
+
+    # -- child sitemaps, requested lazily -------------------------------------------------------------
+
+    def _queue_sitemap(self, url: str) -> None:
+        url = normalize_url(url)
+        if url not in self._sitemaps_seen:  # an index listing itself, or a sitemap twice, is read once
+            self._sitemaps_seen.add(url)
+            self._sitemaps.append(url)
+
+    def _scheduled(self) -> int | None:
+        """Requests waiting in the scheduler (None when it cannot tell)."""
+        try:
+            scheduler = self.crawler.engine.scheduler  # Scrapy 2.19+; None before the crawl starts
+            return len(scheduler) if scheduler is not None else None  # type: ignore[arg-type]
+        except (AttributeError, RuntimeError, TypeError):  # no crawler or engine yet; a scheduler without len
+            return None
+
+    def release_sitemaps(self, idle: bool = False) -> Iterator[scrapy.Request]:
+        """The next queued child sitemap's request, when none is in flight and the scheduler holds fewer
+        than :data:`SITEMAP_RELEASE_BACKLOG` requests (``idle``: the crawl has nothing else to do).
+
+        One sitemap's entries are scheduled before the next sitemap is fetched, so a site whose
+        sitemaps list millions of URLs never has more than about one sitemap's worth in memory.
+        """
+        if idle:
+            self._sitemap_in_flight = False
+        while self._sitemaps and not self._sitemap_in_flight:
+            scheduled = self._scheduled()
+            if not idle and (scheduled is None or scheduled >= SITEMAP_RELEASE_BACKLOG):
+                return
+            request = self._request(self._sitemaps.popleft(), "feed", dont_filter=True)
+            if request is not None:
+                self._sitemap_in_flight = True
+                meta = {**request.meta, CHILD_SITEMAP_META: True}
+                yield request.replace(errback=self._sitemap_failed, meta=meta)
+                return
+
+    def _sitemap_failed(self, failure: Any) -> Iterator[scrapy.Request]:
+        self._sitemap_in_flight = False
+        logger.warning("sitemap not read: %s", failure.value)
+        yield from self.release_sitemaps()
+
+    def _on_idle(self) -> None:
+        requests = list(self.release_sitemaps(idle=True))
+        for request in requests:
+            self.crawler.engine.crawl(request)
+        if requests:
+            raise DontCloseSpider
+
+    def _limits(self) -> Limits:
+        """The crawl's per-page limits (read once; also when extraction is off)."""
+        if self._page_limits is None:
+            settings = with_defaults(self.crawler.settings if self.crawler is not None else {})
+            self._page_limits = limits_from_settings(settings)
+        return self._page_limits
+
+    def _parsable(self, response: TextResponse, what: str) -> bool:
+        """False (logged, counted) when lxml must not parse the page: its attributes are over the limit."""
+        try:
+            check_attributes(response.text, self._limits())
+        except LimitExceeded as e:
+            self._inc("newscrawl/pages/unparsable_markup")
+            logger.warning("%s skipped on %s: %s", what, response.url, e)
+            return False
+        return True
 
     def _follow_links(self, response: Response) -> Iterator[scrapy.Request]:
-        if not isinstance(response, TextResponse):
+        if not isinstance(response, TextResponse) or not self._parsable(response, "links"):
             return
         try:
             links = self._links.extract_links(response)
@@ -253,19 +341,16 @@ class NewsSpider(scrapy.Spider):
                 body, items=roll.items, url=roll.url, title=roll.title, published_at=roll.published_at
             )
             self._inc("newscrawl/pages/feed")
-            if not entries:
-                self._inc("newscrawl/feeds/empty")
-                logger.warning("roll feed %s gave no entries", response.url)
-            yield from self._follow_entries(response, entries)
+            yield from self._follow_entries(response, entries, "roll feed")
             return
         if kind == "feed" or (kind == "auto" and looks_like_xml(body)):
-            entries = parse_xml_feed(body)
             self._inc("newscrawl/pages/feed")
-            if not entries:
-                self._inc("newscrawl/feeds/empty")
-                logger.warning("feed or sitemap %s gave no entries", response.url)
-            yield from self._follow_entries(response, entries)
+            if response.meta.get(CHILD_SITEMAP_META):
+                self._sitemap_in_flight = False
+            self._sitemaps_seen.add(normalize_url(response.url))
+            yield from self._follow_entries(response, iter_xml_feed(body), "feed or sitemap")
             return
+        yield from self.release_sitemaps()
         if not isinstance(response, TextResponse):
             self._inc("newscrawl/pages/not_text")
             return
@@ -300,7 +385,7 @@ class NewsSpider(scrapy.Spider):
 
     def _page_links(self, response: Response) -> list[str]:
         """Every link of the page, absolute."""
-        if not isinstance(response, TextResponse):
+        if not isinstance(response, TextResponse) or not self._parsable(response, "pager links"):
             return []
         try:
             return [urldefrag(response.urljoin(h)).url for h in response.xpath("//a/@href").getall()]
@@ -413,7 +498,6 @@ class NewsSpider(scrapy.Spider):
         skips the page-kind classifier)."""
         item = NewsItem(
             url=response.url,
-            canonical_url=canonical_url(response.body, response.url),
             site=self.name,
             crawled_at=datetime.now(UTC).isoformat(timespec="seconds"),
             body=response.body,

@@ -40,8 +40,11 @@ import functools
 import logging
 import re
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+
+from newscrawl.extract.document import strip_text_controls
 
 logger = logging.getLogger(__name__)
 
@@ -131,11 +134,35 @@ def _is_current(db: sqlite3.Connection) -> bool:
     return row is not None and "trigram" not in row[0]
 
 
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """One transaction around the block, DDL included (Python's sqlite3 commits CREATE statements at once
+    outside an explicit BEGIN); joins the caller's transaction when one is open."""
+    if db.in_transaction:
+        yield
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
+
+
 def ensure_search_index(db: sqlite3.Connection, notify: Callable[[str], None] | None = None) -> None:
     """Create the index and its triggers when missing (or made by an older newscrawl), then index what is
     not indexed yet: every row of a new index, else the rows inserted, updated or deleted since.
-    ``notify`` is told before a whole table is indexed (about 3,000 rows a second)."""
-    with db:
+    ``notify`` is told before a whole table is indexed (about 3,000 rows a second).
+
+    All of it is one transaction: a file without an ``articles`` table (empty, or another program's)
+    raises ``sqlite3.OperationalError`` and is left as it was, never with half an index whose missing
+    triggers would miss every later update.
+    """
+    with _transaction(db):
+        found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,))
+        if found.fetchone() is None:
+            raise sqlite3.OperationalError(f"no {TABLE} table: not a newscrawl store")
         if has_search_index(db) and not _is_current(db):
             _drop(db)
             reason = "replacing the search index an older newscrawl made"
@@ -286,6 +313,10 @@ def search(
     )
     hits = []
     for url, title, author, site_name, published, text, score in db.execute(sql, [*params, limit]):
+        # rows another program wrote may hold control characters (ESC...): none reach a terminal
+        url, title, author, site_name, published, text = (
+            v and strip_text_controls(v) for v in (url, title, author, site_name, published, text)
+        )
         cuts = (make_snippet(field, terms, highlight) for field in (text, title, author) if field)
         snippet = next((cut for cut in cuts if cut), _opening(text or ""))
         hits.append(Hit(url, title, site_name, published, " ".join(snippet.split()), float(score)))

@@ -183,3 +183,13 @@ def test_eval_counts_exceptions_and_a_ceiling_of_zero_fails(dataset, tmp_path, m
     assert "| mini | auto | 2 | 0 | 2 |" in captured.out
     assert "raised on 2 page(s)" in captured.err
     assert "mini/auto: exceptions = 2 is above its ceiling 0" in captured.err
+
+
+def test_extract_reads_an_endless_input_only_up_to_the_page_limit(capsys):
+    # /dev/zero would be read without end (2.5 GB in 5 s); now 8 MiB + 1 byte, then extraction says why
+    from newscrawl.cli import read_page
+    from newscrawl.extract.limits import MAX_BODY_BYTES
+
+    assert len(read_page("/dev/zero")) == MAX_BODY_BYTES + 1
+    assert main(["extract", "/dev/zero"]) == 0
+    assert "binary data, not text" in capsys.readouterr().err

@@ -11,6 +11,12 @@ from pathlib import Path
 import pytest
 
 TIMEOUT = 60
+GOOD_SITE = """allowed_domains = ["news.example.cn"]
+[start]
+pages = ["https://news.example.cn/"]
+[patterns]
+article = ["/a/"]
+"""
 BAD_SITE = """name = "broken"
 allowed_domains = ["news.example.cn"]
 [start]
@@ -53,6 +59,50 @@ def test_scrapy_crawl_refuses_with_one_line(tmp_path, args, parts):
     (tmp_path / "taken").write_text("a file where a folder is wanted")
     assert_one_line(crawl(tmp_path, *args), "scrapy crawl: ", *parts)
     assert not (tmp_path / "store.sqlite3").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "parts"),
+    [
+        (["-s", "NEWSCRAWL_TIME_BUDGET=nan"], ["NEWSCRAWL_TIME_BUDGET: must be a finite number"]),
+        (["-s", "NEWSCRAWL_REDIS_URL=notaurl"], ["NEWSCRAWL_REDIS_URL: not a Redis URL"]),
+        (["-s", "NEWSCRAWL_REDIS_URL=redis://127.0.0.1:1/0"], ["NEWSCRAWL_REDIS_URL: Redis at 127.0.0.1:1"]),
+        ([], ["NEWSCRAWL_SQLITE_PATH: store.sqlite3 is not a usable SQLite database"]),  # corrupt store
+        (
+            ["-s", "NEWSCRAWL_POSTGRES_DSN=postgresql://u:S3cret@127.0.0.1:1/test"],
+            ["NEWSCRAWL_POSTGRES_DSN: PostgreSQL at 127.0.0.1:1/test unreachable"],
+        ),
+        (["-s", "JOBDIR=taken/job"], ["JOBDIR: cannot create the folder taken/job"]),
+        (["-s", "DOWNLOAD_DELAY=fast"], ["DOWNLOAD_DELAY: expected a number, got 'fast'"]),
+    ],
+)
+def test_bad_values_and_unreachable_services_stop_the_crawl_with_one_line(tmp_path, args, parts):
+    (tmp_path / "taken").write_text("a file where a folder is wanted")
+    if not args:
+        (tmp_path / "store.sqlite3").write_bytes(b"not a database " * 100)
+    done = crawl(tmp_path, "demo", *args)
+    assert_one_line(done, "scrapy crawl: ", *parts)
+    assert "S3cret" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("table", "parts"),
+    [
+        ("settings = 5\n", ["x.toml: settings: must be a table, not int"]),
+        ('[settings]\nDOWNLOAD_DELAY = "fast"\n', ["x.toml: settings.DOWNLOAD_DELAY: expected a number"]),
+        ('[xpath]\ntitle = "$nosuchvar"\n', ["x.toml: xpath.title: bad XPath '$nosuchvar'"]),
+        ("[roll]\npages = 3000000\n", ["x.toml: roll.pages: must be between 1 and 1,000"]),
+    ],
+)
+def test_scrapy_crawl_refuses_bad_site_files_with_one_line(tmp_path, table, parts):
+    (tmp_path / "sites").mkdir()
+    top, _, rest = GOOD_SITE.partition("[start]")
+    text = top + table if not table.startswith("[") else GOOD_SITE + table
+    if not table.startswith("["):
+        text += "[start]" + rest
+    (tmp_path / "sites" / "x.toml").write_text(text)
+    done = crawl(tmp_path, "x", "-s", f"NEWSCRAWL_SITES_DIR={tmp_path / 'sites'}")
+    assert_one_line(done, "scrapy crawl: ", *parts)
 
 
 def test_scrapy_crawl_names_the_bad_site_file_and_field(tmp_path):

@@ -6,6 +6,7 @@ import gzip
 
 from newscrawl.spiders.feeds import (
     gunzip_capped,
+    iter_xml_feed,
     looks_like_json,
     looks_like_xml,
     parse_roll_feed,
@@ -122,3 +123,19 @@ def test_gzip_bomb_is_not_inflated_past_the_cap():
 
 def test_corrupt_gzip_is_not_a_feed():
     assert parse_xml_feed(gzip.compress(b"<urlset></urlset>")[:12]) == []
+
+
+def test_a_sitemap_is_read_as_a_stream():
+    body = (
+        b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        + b"".join(b"<url><loc>https://a.example/%d</loc></url>" % n for n in range(200_000))
+        + b"</urlset>"
+    )
+    entries = iter_xml_feed(body)
+    assert next(entries).url == "https://a.example/0"
+    assert sum(1 for _ in entries) == 199_999
+
+
+def test_a_truncated_feed_gives_the_entries_before_the_cut():
+    body = NEWS_SITEMAP[: NEWS_SITEMAP.index(b"<url><loc>https://news.example.cn/a/2")] + b"<url><lo"
+    assert [e.url for e in parse_xml_feed(body)] == ["https://news.example.cn/a/1.shtml"]

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest, NotConfigured
-from scrapy.http import HtmlResponse
+from scrapy.http import HtmlResponse, Response
 from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
 
@@ -16,6 +16,7 @@ from newscrawl.middlewares import (
     ReplayMiddleware,
     RobotsTxtMiddleware,
     StoredArticlesMiddleware,
+    cap_robots,
 )
 from newscrawl.storage.sqlite import SqliteSink
 
@@ -126,3 +127,28 @@ def test_every_request_waiting_for_robots_txt_gets_the_parser(make_spider):
         return await asyncio.gather(*waiting)
 
     assert asyncio.run(three_requests_wait_then_robots_txt_arrives()) == [parser, parser, parser]
+
+
+def test_robots_txt_is_read_up_to_500_kib(make_spider):
+    spider = make_spider({"ROBOTSTXT_OBEY": True})
+    mw = build_from_crawler(RobotsTxtMiddleware, spider.crawler)
+    filler = b"".join(b"Disallow: /filler/%d/\n" % n for n in range(800_000))  # 15 MB
+    body = b"User-agent: *\nDisallow: /early/\n" + filler + b"Disallow: /late/\n"
+    robots = Response("https://news.example.cn/robots.txt", body=body)
+
+    async def parse() -> object:
+        mw._parsers["news.example.cn"] = Deferred()
+        await mw._parse_robots(robots, "news.example.cn", Request(robots.url))
+        return mw._parsers["news.example.cn"]
+
+    parser = asyncio.run(parse())
+    agent = spider.crawler.settings["USER_AGENT"]
+    assert not parser.allowed("https://news.example.cn/early/1.html", agent)
+    assert parser.allowed("https://news.example.cn/late/1.html", agent)  # past the cap: not read
+    assert spider.crawler.stats.get_value("robotstxt/truncated") == 1
+
+
+def test_cap_robots_cuts_after_a_whole_line():
+    assert cap_robots(b"a\nbb\nccc\n", 7) == b"a\nbb\n"
+    assert cap_robots(b"x" * 10, 4) == b"xxxx"
+    assert cap_robots(b"short\n") == b"short\n"

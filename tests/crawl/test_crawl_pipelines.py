@@ -119,6 +119,66 @@ def test_canonical_link_gives_the_canonical_url(run):
     assert item["canonical_url"] == URL + "?from=canon" and item["url"] == URL
 
 
+@pytest.mark.parametrize(
+    "canonical",
+    [
+        "https://other.example.com/china/2026-11-20/doc-ivictim0000001.shtml",  # another site's article
+        "https://news.example.cn.evil.example/china/doc-i1.shtml",  # a look-alike host
+        "ftp://news.example.cn/china/doc-i1.shtml",
+        "javascript:alert(1)",
+    ],
+)
+def test_canonical_off_the_site_is_ignored(run, canonical):
+    # the record stays under the page's own URL: it cannot overwrite another site's row
+    item, _ = run(article_html(canonical=canonical))
+    assert item["canonical_url"] == URL
+
+
+def test_canonical_on_another_host_of_the_allowed_domains_is_taken(run):
+    item, _ = run(article_html(canonical="https://m.news.example.cn/doc-i1.shtml"))
+    assert item["canonical_url"] == "https://m.news.example.cn/doc-i1.shtml"
+
+
+def test_canonical_is_normalised_and_tracking_parameters_dropped(run):
+    page = article_html(canonical="HTTPS://NEWS.Example.CN:443/china/doc-i1.shtml?id=1&#38;p=2&utm_source=wx#c")
+    item, _ = run(page)
+    assert item["canonical_url"] == "https://news.example.cn/china/doc-i1.shtml?id=1&p=2"
+
+
+def test_canonical_inside_an_html_comment_is_not_followed(run):
+    comment = '<!-- <link rel="canonical" href="/old/doc-i1.shtml"> -->'
+    page = article_html().replace("<title>", comment + "<title>")
+    item, _ = run(page)
+    assert item["canonical_url"] == URL
+
+
+def test_og_url_is_the_fallback_canonical(run):
+    page = article_html().replace("<title>", '<meta property="og:url" content="/china/doc-i2.shtml"><title>')
+    item, _ = run(page)
+    assert item["canonical_url"] == "https://news.example.cn/china/doc-i2.shtml"
+
+
+def test_a_page_naming_another_sites_article_does_not_replace_its_row(make_spider, run, tmp_path):
+    victim = "https://other.example.com/china/2026-11-20/doc-ivictim0000001.shtml"
+    path = tmp_path / "store.sqlite3"
+    sink = SqliteSink(path)
+    sink.open()
+    sink.write([{"url": victim, "canonical_url": victim, "site": "other", "title": "真的", "text": "正文"}])
+    sink.close()
+    settings = {"NEWSCRAWL_SQLITE_PATH": str(path)}
+    item, _ = run(article_html(title="冒充", canonical=victim), settings=settings)
+    crawler = make_spider(settings).crawler
+    crawler.stats.open_spider()
+    pipeline = build_from_crawler(SqlitePipeline, crawler)
+    pipeline.open_spider()
+    pipeline.process_item(item)
+    pipeline.close_spider()
+    sink = SqliteSink(path)
+    sink.open()
+    assert sink.get(victim)["title"] == "真的" and sink.get(URL)["title"] == "冒充"
+    sink.close()
+
+
 def test_canonical_pointing_at_home_page_is_ignored(run):
     item, _ = run(article_html(canonical="https://news.example.cn/"))
     assert item["canonical_url"] == URL

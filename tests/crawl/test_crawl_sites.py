@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 from scrapy.settings import Settings
 
-from newscrawl.crawl.sites import DEFAULT_SITES_DIR, SiteFileError, load_site, load_sites, parse_site
+from newscrawl.crawl.sites import (
+    DEFAULT_SITES_DIR,
+    SiteFileError,
+    catastrophic,
+    load_site,
+    load_sites,
+    parse_site,
+)
 from newscrawl.extract import extract
 from newscrawl.spiders.loader import SiteSpiderLoader
 
@@ -152,6 +159,15 @@ GOOD = {
         ({"roll": {"pages": 0}}, "roll.pages"),
         ({"settings": {"download_delay": 1}}, "settings.download_delay"),
         ({"start_urls": ["https://a.example/"]}, "start_urls"),
+        ({"settings": 5}, "settings"),
+        ({"settings": {"DOWNLOAD_DELAY": "fast"}}, "settings.DOWNLOAD_DELAY"),
+        ({"settings": {"CONCURRENT_REQUESTS": float("nan")}}, "settings.CONCURRENT_REQUESTS"),
+        ({"xpath": {"title": "$nosuchvar"}}, "xpath.title"),
+        ({"xpath": {"author": "nosuch:function(//p)"}}, "xpath.author"),
+        ({"xpath": {"exclude": ["//div[$v]"]}}, "xpath.exclude[0]"),
+        ({"patterns": {"article": ["/a/", "(a+)+$"]}}, "patterns.article[1]"),
+        ({"patterns": {"article": ["/a/"], "deny": [r"^(\w+\s?)*$"]}}, "patterns.deny[0]"),
+        ({"roll": {"pages": 3_000_000}}, "roll.pages"),
     ],
 )
 def test_bad_site_data_names_the_field(change, field):
@@ -196,3 +212,26 @@ def test_sina_drops_its_in_article_promo_boxes():
     sina = load_site(DEFAULT_SITES_DIR / "sina.toml")
     assert "点击投票" in extract(page).text
     assert "点击投票" not in extract(page, prune_xpath=sina.exclude).text
+
+
+def test_site_settings_with_good_values_pass():
+    values = {"DOWNLOAD_DELAY": "0.5", "TELNETCONSOLE_ENABLED": False}
+    site = parse_site({**GOOD, "settings": values}, "x.toml")
+    assert site.settings["DOWNLOAD_DELAY"] == "0.5"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "bad"),
+    [
+        (r"(a+)+$", True),
+        (r"(a*)*b", True),
+        (r"(a+|b)+$", True),
+        (r"(x+x+)+y", True),
+        (r"^https?://(?:[\w-]+\.)+cn/\d+\.html$", False),  # each repetition ends on a dot
+        (r"(?:\w+/)+\d+", False),
+        (r"(?:ab)+", False),
+        (r"^https?://[\w.]+\.people\.(?:com\.)?cn/n1/\d{4}/c\d+-\d+\.html", False),
+    ],
+)
+def test_catastrophic_patterns_are_told_from_safe_ones(pattern, bad):
+    assert catastrophic(pattern) is bad

@@ -158,3 +158,70 @@ def test_a_bad_algorithm_setting_is_named_when_the_spider_extracts(make_spider):
     page = response("https://news.example.cn/special/topic.html", article_html())
     with pytest.raises(ConfigError, match="NEWSCRAWL_ALGORITHM"):
         list(spider.parse(page, kind="auto"))
+
+
+def test_a_list_page_with_an_attribute_flood_is_not_parsed_for_links(make_spider):
+    # Scrapy's link extractor parses with libxml2, which is quadratic in attributes per element
+    spider = make_spider()
+    flood = "<div " + " ".join(f"a{i}" for i in range(5_000)) + ">x</div>"
+    body = list_html([ARTICLE]).replace("<ul>", flood + "<ul>")
+    assert list(spider.parse(response(HOME, body), kind="list")) == []
+    assert spider.crawler.stats.get_value("newscrawl/pages/unparsable_markup") == 1
+    # with the limit raised, the same page is read
+    spider = make_spider({"NEWSCRAWL_MAX_ATTRIBUTES": 10_000})
+    assert [r.url for r in spider.parse(response(HOME, body), kind="list")] == [ARTICLE]
+
+
+def sitemap(urls: list[str], index: bool = False) -> str:
+    root, entry = ("sitemapindex", "sitemap") if index else ("urlset", "url")
+    items = "".join(f"<{entry}><loc>{u}</loc></{entry}>" for u in urls)
+    return f'<?xml version="1.0"?><{root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{items}</{root}>'
+
+
+def test_entries_over_the_cap_are_counted_not_followed(make_spider):
+    spider = make_spider({"NEWSCRAWL_MAX_FEED_ENTRIES": 10})
+    spider.crawler.stats.open_spider()
+    links = [f"https://news.example.cn/china/2026-11-20/doc-ipage{n:09d}.shtml" for n in range(25)]
+    out = list(spider.parse(response("https://news.example.cn/sitemap.xml", sitemap(links)), kind="feed"))
+    assert [r.url for r in out] == links[:10]
+    assert spider.crawler.stats.get_value("newscrawl/feeds/entries_cut") == 15
+
+
+def test_child_sitemaps_are_requested_one_at_a_time(make_spider):
+    spider = make_spider()
+    index_url = "https://news.example.cn/sitemap.xml"
+    children = [f"https://news.example.cn/sitemap-{n}.xml" for n in range(3)]
+    # the index lists itself and a child twice: each is read once
+    index = sitemap([*children, index_url, children[0]], index=True)
+    assert list(spider.parse(response(index_url, index), kind="feed")) == []  # queued, not requested
+    (first,) = spider.release_sitemaps(idle=True)
+    assert first.url == children[0] and first.meta["newscrawl_child_sitemap"]
+    assert list(spider.release_sitemaps(idle=False)) == []  # one in flight (and no scheduler to ask)
+    child = response(first.url, sitemap([ARTICLE]))
+    child.request.meta.update(first.meta)
+    assert [r.url for r in spider.parse(child, kind="feed")] == [ARTICLE]
+    assert [r.url for r in spider.release_sitemaps(idle=True)] == [children[1]]
+    assert [r.url for r in spider.release_sitemaps(idle=True)] == [children[2]]  # idle: nothing in flight
+    assert list(spider.release_sitemaps(idle=True)) == []
+
+
+def test_a_failed_child_sitemap_releases_the_next(make_spider):
+    spider = make_spider()
+    index = sitemap([f"https://news.example.cn/sitemap-{n}.xml" for n in range(2)], index=True)
+    list(spider.parse(response("https://news.example.cn/sitemap.xml", index), kind="feed"))
+    (first,) = spider.release_sitemaps(idle=True)
+
+    class Failure:
+        value = "404"
+
+    assert list(first.errback(Failure())) == []  # no scheduler to ask: the next waits for idle
+    assert not spider._sitemap_in_flight
+    assert [r.url for r in spider.release_sitemaps(idle=True)] == ["https://news.example.cn/sitemap-1.xml"]
+
+
+def test_a_roll_feed_nested_200000_deep_gives_no_entries(make_spider):
+    spider = make_spider()
+    spider.crawler.stats.open_spider()
+    body = "[" * 200_000 + "]" * 200_000
+    assert list(spider.parse(response("https://news.example.cn/roll/feed.json", body), kind="roll")) == []
+    assert spider.crawler.stats.get_value("newscrawl/feeds/empty") == 1

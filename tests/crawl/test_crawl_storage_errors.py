@@ -20,6 +20,7 @@ from scrapy.utils.test import get_crawler
 
 from newscrawl.crawl.config import ConfigError, check_output_file
 from newscrawl.crawl.demo import serve
+from newscrawl.crawl.feedexport import FEED_FAILED
 from newscrawl.pipelines.storage import SINK_FAILED, SinkPipeline, SqlitePipeline
 from newscrawl.storage.sqlite import SqliteSink
 
@@ -187,3 +188,21 @@ def test_demo_crawl_stops_when_the_database_is_full_and_keeps_its_rows(tmp_path)
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         rows = conn.execute("SELECT COUNT(*) FROM articles").fetchone()[0]
     assert 0 < rows < DEMO_ARTICLES
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (every write: ENOSPC)")
+def test_a_feed_on_a_full_disk_fails_the_crawl(tmp_path):
+    # Scrapy alone logged a traceback per item and ended 'finished' with exit code 0 and a cut file
+    env = dict(
+        os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings", PYTHONWARNINGS="ignore",
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    )
+    with serve() as server:
+        args = [sys.executable, "-m", "scrapy", "crawl", "demo", "-s", f"NEWSCRAWL_REPLAY_PREFIX={server}/"]
+        args += ["-s", f"NEWSCRAWL_SQLITE_PATH={tmp_path / 'crawl.sqlite3'}", "-O", "/dev/full:jsonl"]
+        done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=90)
+    log = done.stderr
+    assert done.returncode == 1, log[-3000:]
+    assert f"'finish_reason': '{FEED_FAILED}'" in log
+    errors = [line for line in log.splitlines() if "ERROR" in line and "No space left on device" in line]
+    assert errors and "feed /dev/full" in errors[0] and "the crawl stops" in errors[0]

@@ -6,7 +6,15 @@ import pytest
 
 from newscrawl.extract import ALGORITHMS, Limits, extract
 from newscrawl.extract.document import parse_html
-from newscrawl.extract.limits import Budget, LimitExceeded, cap_bytes, cap_text, check_tree
+from newscrawl.extract.limits import (
+    Budget,
+    LimitExceeded,
+    attribute_counts,
+    cap_bytes,
+    cap_text,
+    check_attributes,
+    check_tree,
+)
 
 ARTICLE = "<html><body><h1>Title</h1>" + "<p>" + "正文内容很长。" * 60 + "</p>" * 3 + "</body></html>"
 
@@ -114,3 +122,81 @@ def test_time_budget_covers_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(api, "find_author", slow_author)
     r = extract(ARTICLE, limits=Limits(time_budget=0.25))
     assert r.error and "after metadata" in r.error and "time_budget" in r.error
+
+
+def flooded(count: int, attribute: str = "a{i}", sep: str = " ") -> str:
+    """A page whose one <div> carries ``count`` attributes written as ``attribute``."""
+    attrs = sep.join(attribute.format(i=i) for i in range(count))
+    return f"<html><body><div {attrs}>x</div><p>{'正文内容。' * 40}</p></body></html>"
+
+
+@pytest.mark.parametrize(
+    "attribute,sep",
+    [
+        ("a{i}", " "),  # bare names
+        ('a{i}=">"', " "),  # quoted values holding '>' (no '>' ends the tag early)
+        ('a{i}="<"', " "),  # quoted values holding '<'
+        ("a{i}", "/"),  # '/' separates attributes too
+        ('a{i}=""', ""),  # no separator after a quoted value
+        ("a<{i}", " "),  # '<' inside names
+        ("a{i}=x'y", "\n"),  # unquoted values with quotes in them
+    ],
+)
+def test_an_element_with_160000_attributes_is_refused_before_parsing(attribute: str, sep: str) -> None:
+    # libxml2 took 34 s to parse one such <div>; the refusal names the limit
+    r = extract(flooded(160_000, attribute, sep))
+    assert r.error == "element with more than 1000 attributes, over the limit max_attributes=1000"
+    assert r.text == ""
+
+
+def test_attributes_up_to_the_limit_are_parsed() -> None:
+    r = extract(flooded(999, 'a{i}="1"').encode())
+    assert r.error is None and "正文内容" in r.text
+
+
+def test_attribute_limit_can_be_lowered_and_switched_off() -> None:
+    assert extract(flooded(60), limits=Limits(max_attributes=50)).error is not None
+    r = extract(flooded(5_000), limits=Limits(max_attributes=None))
+    assert r.error is None and "正文内容" in r.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<p title="' + "<a b " * 400 + '">x</p>',  # tag-like text inside one quoted value
+        "<p>" + "x" * 5_000 + "</p><script>" + "var a = 1; " * 1_000 + "</script>",  # long runs, no tag
+        '<img src="data:image/png;base64,' + "QUJD" * 10_000 + '" alt="a > b">',
+    ],
+)
+def test_long_markup_that_is_not_an_attribute_flood_passes(text: str) -> None:
+    check_attributes(text, Limits(max_attributes=1_000))
+
+
+def test_attribute_flood_in_a_tag_the_scan_cannot_miss_after_a_quoted_gt() -> None:
+    # a quoted '>' elsewhere on the page switches to tokenizing the whole page
+    text = '<a title="1 > 0">x</a><div ' + " ".join(f"a{i}" for i in range(1_001)) + ">"
+    with pytest.raises(LimitExceeded, match="max_attributes=1000"):
+        check_attributes(text, Limits())
+
+
+def test_a_page_of_many_elements_just_under_the_attribute_limit_is_refused() -> None:
+    # one element at 999 is fine; 1,700 of them took libxml2 28 s to parse (an 8 MB page)
+    element = "<div " + " ".join(f"a{i}" for i in range(999)) + ">x</div>"
+    assert extract(f"<html><body>{element}<p>{'正文内容。' * 40}</p></body></html>").error is None
+    r = extract(f"<html><body>{element * 1_700}</body></html>")
+    assert r.error and r.error.startswith("elements with too many attributes")
+    assert "max_attributes=1000" in r.error
+
+
+@pytest.mark.parametrize(
+    "text,counts",
+    [
+        ('<p title="' + "<a" * 50_000, []),  # one unterminated quoted value: one attribute
+        ("<a b " * 200, [399]),  # attribute names may start with "<": one tag (b, <a, b, <a, ...)
+        ('<b x=">">' * 1_000, []),
+        ("<div " + " ".join(f"a{i}" for i in range(70)) + ">" + "<p a b>" * 3, [70]),
+        ('<div t="1 > 0" ' + " ".join(f"a{i}" for i in range(70)) + ">", [71]),
+    ],
+)
+def test_start_tags_are_read_as_html5_reads_them(text: str, counts: list[int]) -> None:
+    assert list(attribute_counts(text)) == counts

@@ -365,3 +365,28 @@ def test_a_hit_in_the_author_only_shows_the_author(sink):
     sink.write([record(6, "一则简讯", "今日无事。") | {"author": "韩雪"}])
     (hit,) = search(sink.db, "韩雪")
     assert hit.snippet == "[韩雪]"
+
+
+def test_control_characters_another_writer_stored_never_reach_the_output(tmp_path):
+    s = SqliteSink(tmp_path / "crawl.sqlite3")
+    s.open()
+    s.write([record(9, "Storm\x1b]0;pwned\x07 warning", "Storm\x1b[2J warning for the coast\x9b31m.")])
+    hits = search(s.db, "storm")
+    s.close()
+    assert [(h.title, h.snippet) for h in hits] == [
+        ("Storm]0;pwned warning", "[Storm][2J warning for the coast31m.")
+    ]
+
+
+@pytest.mark.parametrize("foreign", [False, True])
+def test_a_file_that_is_not_a_store_gets_no_half_index(tmp_path, foreign):
+    path = tmp_path / "x.sqlite3"
+    db = sqlite3.connect(path)
+    if foreign:
+        db.execute("CREATE TABLE other (x)")
+        db.commit()
+    with pytest.raises(sqlite3.OperationalError, match="no articles table"):
+        ensure_search_index(db)
+    names = [row[0] for row in db.execute("SELECT name FROM sqlite_master")]
+    assert names == (["other"] if foreign else [])
+    db.close()

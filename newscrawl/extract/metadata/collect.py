@@ -8,7 +8,7 @@ from typing import Any
 
 from lxml import etree
 
-from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.document import Element, collapse, strip_text_controls
 from newscrawl.extract.page import PageMeta
 
 logger = logging.getLogger(__name__)
@@ -17,7 +17,9 @@ _META = etree.XPath("//meta[@content]")
 _JSON_LD = etree.XPath("//script[@type='application/ld+json' or @type='application/json+ld']")
 _TITLE = etree.XPath("(//title)[1]")
 _TIME = etree.XPath("//time[@datetime or @pubdate]|//*[@itemprop='datePublished' and @datetime]")
-_CANONICAL = etree.XPath("//link[@rel='canonical'][@href]/@href")
+_CANONICAL = etree.XPath(
+    "//link[translate(normalize-space(@rel), 'CANONICAL', 'canonical') = 'canonical'][@href]/@href"
+)
 #: JSON-LD blocks larger than this are not parsed (they are data dumps, not article metadata)
 JSON_LD_MAX_CHARS = 500_000
 
@@ -62,5 +64,5 @@ def collect_page_meta(root: Element) -> PageMeta:
     pm.language = (root.get("lang") or root.get("xml:lang") or pm.meta.get("content-language") or "").strip()
     pm.language = pm.language or None
     canon = _CANONICAL(root)
-    pm.canonical = canon[0].strip() if canon else None
+    pm.canonical = strip_text_controls(canon[0]).strip() or None if canon else None
     return pm

@@ -1,0 +1,34 @@
+"""Control characters (terminal escapes) never reach a text field."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extract import extract
+from newscrawl.extract.document import strip_text_controls
+from newscrawl.pipelines.normalize import clean_line, clean_text
+
+PARAGRAPH = "市气象台今天发布暴雪预警，城市道路清扫工作连夜展开，市民出行请注意安全。"
+
+
+@pytest.mark.parametrize("escape", ["&#27;", "&#x1b;", "&#155;", "&#127;", "&#13;", "\x1b", "\u009b"])
+def test_title_author_and_text_carry_no_control_characters(escape: str) -> None:
+    page = (
+        f"<html><head><title>暴雪{escape}[31m预警</title>"
+        f'<meta name="author" content="张三{escape}[2J"></head><body><h1>暴雪{escape}[31m预警</h1>'
+        f"<p>{PARAGRAPH}{escape}[2J</p><p>{PARAGRAPH}</p><p>{PARAGRAPH}</p></body></html>"
+    )
+    r = extract(page)
+    fields = [r.text, r.title or "", r.author or ""]
+    assert r.title and "[31m" in r.title and r.text.count(PARAGRAPH) == 3
+    for value in fields:
+        assert not any(ord(c) < 32 and c not in "\t\n" or 127 <= ord(c) < 160 for c in value), value
+
+
+def test_strip_text_controls_keeps_tabs_newlines_and_printable_text() -> None:
+    assert strip_text_controls("a\tb\nc\x00d\x07e\x85f\x9fg é 中") == "a\tb\ncdefg é 中"
+
+
+def test_record_fields_from_xpath_overrides_are_cleaned_too() -> None:
+    assert clean_line("标题\x1b[31m\x9b") == "标题[31m"
+    assert clean_text("第一段\x1b[2J\n\n第二段\r") == "第一段[2J\n第二段"
