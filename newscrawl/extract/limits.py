@@ -151,6 +151,8 @@ _NAME = r"[^\s/>][^\s/>=]*+"
 _VALUE = r"""(?:\s*+=\s*+(?:"[^"]*+(?:"|\Z)|'[^']*+(?:'|\Z)|[^\s>]*+))?+"""
 _ATTRIBUTE = rf"[\s/]*+{_NAME}{_VALUE}"
 _TAG = r"<[A-Za-z][^\s/>]*+"
+#: elements whose text is not markup, as libxml2 reads them
+_RAW_TEXT = ("script", "style")
 #: the attributes of one start tag, counted by ``findall``
 _ATTRIBUTES = re.compile(_ATTRIBUTE)
 #: elements with more attributes than this count towards a page's attribute pairs. Below it libxml2's
@@ -164,7 +166,12 @@ def _light_run(most: int) -> re.Pattern[str]:
     # from where it is matched, every stretch of text and every start tag with at most ``most``
     # attributes, one after the other: it stops at the first heavier start tag (or the end)
     light = rf"{_TAG}(?:{_ATTRIBUTE}){{0,{most}}}+(?=[\s/]*+(?:>|\Z))"
-    return re.compile(rf"(?:[^<]++|<(?![A-Za-z])|{light})*+")
+    # <script> and <style> whole: their text is not markup ("a<b" in a script is no tag)
+    raw = "|".join(
+        rf"<(?i:{name})(?=[\s/>])(?:{_ATTRIBUTE}){{0,{most}}}+[\s/]*+>(?:[^<]++|<(?!/(?i:{name})))*+"
+        for name in _RAW_TEXT
+    )
+    return re.compile(rf"(?:[^<]++|<(?![A-Za-z])|{raw}|{light})*+")
 
 
 @lru_cache(maxsize=4)

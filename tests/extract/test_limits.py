@@ -200,3 +200,13 @@ def test_a_page_of_many_elements_just_under_the_attribute_limit_is_refused() -> 
 )
 def test_start_tags_are_read_as_html5_reads_them(text: str, counts: list[int]) -> None:
     assert list(attribute_counts(text)) == counts
+
+
+def test_script_and_style_text_is_not_read_as_tags() -> None:
+    # real pages' minified scripts hold "<d)return ..." runs that would count as hundreds of attributes
+    code = "if(a<b)return " + " ".join(f"x{i}" for i in range(2_000))
+    text = f"<script>{code}</script><STYLE>p<q {' '.join('a' for _ in range(2_000))}</STYLE><p>x</p>"
+    assert list(attribute_counts(text)) == []
+    check_attributes(text, Limits())
+    flood = "<script " + " ".join(f"a{i}" for i in range(70)) + ">x</script>"
+    assert list(attribute_counts(flood)) == [70]  # a script's own start tag is still read
