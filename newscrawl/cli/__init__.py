@@ -195,6 +195,12 @@ def add_eval(sub: Subparsers) -> None:
     p.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N pages of each dataset")
     p.add_argument("--markdown", type=Path, metavar="FILE", help="also write the report to FILE")
     p.add_argument("--floors", type=Path, metavar="FILE", help="TOML/JSON of minimum figures; exit 1 below")
+    p.add_argument(
+        "--compare", metavar="NAMES",
+        help="also run other extractors on the same pages, comma-separated (trafilatura, "
+        "trafilatura-precision, readability-lxml, newspaper4k; install them with the 'compare' extra); "
+        "one not installed is named and skipped",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument(
         "--explain-failures", type=Path, metavar="DIR",
@@ -210,6 +216,7 @@ def add_eval(sub: Subparsers) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     from newscrawl.evaluation.datasets import open_dataset
+    from newscrawl.evaluation.peers import load_peers, parse_peer_names, quiet_peer_logs
     from newscrawl.evaluation.report import check_floors, load_floors, markdown_report, tables
     from newscrawl.evaluation.runner import evaluate, public_record
 
@@ -219,6 +226,7 @@ def run_eval(args: argparse.Namespace) -> int:
     try:
         datasets = [open_dataset(d) for d in args.datasets if not Path(d).is_file()]
         floors = load_floors(args.floors) if args.floors else None
+        peer_names = parse_peer_names(args.compare) if args.compare else []
     except ValueError as e:
         print(f"newscrawl eval: {e}", file=sys.stderr)
         return BAD_INPUT
@@ -226,21 +234,29 @@ def run_eval(args: argparse.Namespace) -> int:
         print("newscrawl eval: --explain-threshold must be between 0 and 1", file=sys.stderr)
         return BAD_INPUT
     algorithms = _pick_algorithms(args.algorithm)
+    peers, missing = load_peers(peer_names)
+    for name in missing:
+        print(f"newscrawl eval: skipping {name}: not installed (pip install -e '.[compare]')",
+              file=sys.stderr)
     _quiet_library_logs()
+    quiet_peer_logs()
     total = sum(min(len(d), args.limit) if args.limit is not None else len(d) for d in datasets)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
 
     runs = []
-    with _progress(total * len(algorithms), args.quiet, "eval") as bar:
-        for run in evaluate(datasets, algorithms, limit=args.limit, on_page=lambda r: bar.update()):
+    with _progress(total * (len(algorithms) + len(peers)), args.quiet, "eval") as bar:
+        progress = lambda r: bar.update()  # noqa: E731
+        for run in evaluate(datasets, algorithms, peers=peers, limit=args.limit, on_page=progress):
             runs.append(run)
-            if args.out:
+            if args.out and run.part_of is None:
                 with (args.out / f"{run.dataset}.{run.algorithm}.jsonl").open("w", encoding="utf-8") as f:
                     for rec in run.records:
                         f.write(json.dumps(public_record(rec, args.with_text), ensure_ascii=False) + "\n")
     if args.out:
-        summary = [{"dataset": r.dataset, "algorithm": r.algorithm, **r.summary} for r in runs]
+        summary = [
+            {"dataset": r.dataset, "algorithm": r.algorithm, "part_of": r.part_of, **r.summary} for r in runs
+        ]
         (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
 
     print(tables(runs))

@@ -1,8 +1,10 @@
 """Evaluation datasets on disk: ``<dir>/pages/<id>.html`` (raw bytes) and ``<dir>/truth.jsonl``.
 
-Each line of ``truth.jsonl`` is one page: ``id``, ``url``, ``title``, ``date``, ``text``, ``author`` (null
-when unknown) plus dataset-specific fields (``with`` / ``without`` snippets, ``date_expected_none``). Pages
-are read lazily, one at a time.
+Each line of ``truth.jsonl`` is one page: ``id``, ``url``, ``lang``, ``title``, ``date``, ``text``, ``author``
+(null when unknown) plus dataset-specific fields: ``authors`` (the names as a list, fundus), ``editor`` and
+``news_source`` (the responsible editor and the source organisation; ``source`` is taken: fundus uses it for
+where the page file came from), ``with`` / ``without`` snippets, ``date_expected_none``. Pages are read
+lazily, one at a time.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ class Truth:
     date: str | None = None
     text: str | None = None
     author: str | None = None
+    #: the author names one by one, when the truth lists them (a name may hold a comma: "AFP, MANILA")
+    authors: tuple[str, ...] | None = None
+    editor: str | None = None
+    news_source: str | None = None
+    #: the language of the body text (ISO 639-1), when annotated
+    lang: str | None = None
     with_: tuple[str, ...] | None = None
     without: tuple[str, ...] | None = None
     #: the page has no publish date and "no date" is the right answer
@@ -45,7 +53,18 @@ class Truth:
         return self.url if self.url and self.url.startswith(("http://", "https://")) else None
 
 
-_KNOWN = {"id", "url", "title", "date", "text", "author", "with", "without", "date_expected_none"}
+_KNOWN = {
+    "id", "url", "lang", "title", "date", "text", "author", "authors", "editor", "news_source", "with",
+    "without", "date_expected_none",
+}
+
+
+def _names(value: Any) -> tuple[str, ...] | None:
+    """A list of names as a tuple of non-empty strings; None when not a non-empty list."""
+    if not isinstance(value, list):
+        return None
+    names = tuple(str(v).strip() for v in value if v is not None and str(v).strip())
+    return names or None
 
 
 def truth_from_json(obj: Mapping[str, Any]) -> Truth:
@@ -60,6 +79,10 @@ def truth_from_json(obj: Mapping[str, Any]) -> Truth:
         date=obj.get("date") or None,
         text=obj.get("text") if obj.get("text") is not None else None,
         author=obj.get("author") or None,
+        authors=_names(obj.get("authors")),
+        editor=obj.get("editor") or None,
+        news_source=obj.get("news_source") or None,
+        lang=str(obj.get("lang") or "").strip().lower() or None,
         with_=tuple(with_) if with_ is not None else None,
         without=tuple(without) if without is not None else None,
         date_expected_none=bool(obj.get("date_expected_none")),

@@ -24,7 +24,7 @@ _UNSAFE = re.compile(r"[^\w.-]+")
 
 def is_chinese(truth: Truth) -> bool:
     """Whether the page's truth is annotated as Chinese."""
-    return str(truth.extra.get("lang") or "").lower().startswith("zh")
+    return (truth.lang or "").startswith("zh")
 
 
 def page_f1(scores: Mapping[str, Any], chinese: bool) -> tuple[str, float] | None:
@@ -49,13 +49,17 @@ def safe_name(text: str) -> str:
 def write_failure_reports(
     runs: Iterable[Run], datasets: Sequence[Dataset], out_dir: Path, threshold: float = DEFAULT_THRESHOLD
 ) -> list[Path]:
-    """Write a report for every page of ``runs`` whose F1 is below ``threshold``; return their paths."""
+    """Write a report for every page of ``runs`` whose F1 is below ``threshold``; return their paths.
+    Language-group runs (their pages are in the dataset's run) and other extractors' runs are skipped."""
     from newscrawl.explain import explain, render_html
+    from newscrawl.extract import ALGORITHMS
 
     out_dir.mkdir(parents=True, exist_ok=True)
     by_name = {d.name: d for d in datasets}
     written: list[tuple[float, str, Path]] = []
     for run in runs:
+        if run.part_of is not None or run.algorithm not in ALGORITHMS:
+            continue
         ds = by_name[run.dataset]
         truths = {t.id: t for t in ds.truths()}
         for record in run.records:

@@ -53,6 +53,20 @@ DATE_COLUMNS = (
     ("same day", "date_accuracy", ".3f"),
     ("right when given", "date_precision", ".3f"),
 )
+TIME_COLUMNS = (
+    ("pages", "time_pages", "d"),
+    ("within 1 h", "time_accuracy", ".3f"),
+    ("right when given", "time_precision", ".3f"),
+)
+EDITOR_COLUMNS = (("pages", "editor_pages", "d"), ("same names", "editor_accuracy", ".3f"))
+SOURCE_COLUMNS = (("pages", "source_pages", "d"), ("same names", "source_accuracy", ".3f"))
+MISSED_COLUMNS = (
+    ("pages", "pages", "d"),
+    ("broken pages", "broken_pages", "d"),
+    ("broken paragraphs", "broken_paragraphs", "d"),
+    ("empty articles", "empty_articles", "d"),
+    ("invented offsets", "invented_offsets", "d"),
+)
 ROBUSTNESS_COLUMNS = (
     ("pages", "pages", "d"),
     ("errors", "errors", "d"),
@@ -66,7 +80,11 @@ SECTIONS = (
     ("Text snippets (trafilatura `with` / `without`)", SNIPPET_COLUMNS),
     ("Title", TITLE_COLUMNS),
     ("Author", AUTHOR_COLUMNS),
+    ("Editor", EDITOR_COLUMNS),
+    ("Source", SOURCE_COLUMNS),
     ("Publish date", DATE_COLUMNS),
+    ("Publish time of day", TIME_COLUMNS),
+    ("What token F1 misses", MISSED_COLUMNS),
     ("Errors and time", ROBUSTNESS_COLUMNS),
 )
 
@@ -89,7 +107,22 @@ Metrics (per page, then over the dataset):
 - **same names** (author): the same set of names, ignoring case, spacing and list separators.
 - **same day**: the `YYYY-MM-DD` of our ISO time equals the truth's (pages annotated "no date" are right
   when we give none).
-- **right when given** (author, date): the same share, among the pages where we gave a value.
+- **right when given** (author, date, time): the same share, among the pages where we gave a value.
+- **editor / source**: the same names as the truth's `editor` / `news_source`, compared as authors.
+- **within 1 h**: on pages whose truth has a time of day (midnight exactly counts as a date alone), our time
+  is within an hour of it: instants compared when both carry an offset, else the wall-clock times as
+  written; a date alone is wrong.
+- **broken pages / paragraphs**: truth paragraphs that lost words from their middle: the paragraph is not
+  whole in the extraction, but one extracted line holds its start and, up to the line's end, the rest of
+  it with letters cut out (`metrics.is_broken`; "包括先锋领航、摩根大通等" kept as "包括先锋领航、等").
+  Paragraphs cut short or missing are not counted here (recall sees them).
+- **empty articles**: article pages (the truth has body text or `with` snippets; without such truth, our
+  page kind says article) with an empty text.
+- **invented offsets**: pages whose publish time carries a UTC offset the page does not support: no
+  date-time on the page is written with that offset, and no declared language or host names a region with
+  it (zh/.cn, zh-TW, zh-HK, ja, ko: `evaluation/zones.py`).
+- Rows named `<dataset>/<group>` split a multilingual dataset by the language of its pages: `en`,
+  `ja+ko+zh`, `other`.
 - **errors**: results with `.error` set; **exceptions**: `extract()` raised (it must not).
 """
 

@@ -3,7 +3,10 @@
 ``evaluate`` yields one ``Run`` per (dataset, algorithm): a plain-dict record per page (what the ``--out``
 JSONL holds) and the dataset figures, which ``summarize`` recomputes from those records alone. Every metric
 the truth supports is scored: body-text metrics where the truth has text, snippet metrics where it has
-``with``/``without``, title, author and date where annotated. One process, pages in file order: deterministic.
+``with``/``without``, title, author, editor, source, date and time where annotated, and the counters token F1
+misses: broken paragraphs, empty texts on article pages, invented time-zone offsets. One process, pages in
+file order: deterministic. A dataset whose text pages span several language groups (``LANG_GROUPS``) is
+also reported per group, as ``<dataset>/<group>``.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 from newscrawl.evaluation import metrics as m
 from newscrawl.evaluation.datasets import Dataset, Truth
+from newscrawl.evaluation.zones import ZoneSignals, invented_offset, value_offset, zone_signals
 
 #: a page record: JSON-serialisable values only
 Record = dict[str, Any]
@@ -24,9 +28,23 @@ Extractor = Callable[..., Any]
 
 
 def score_page(
-    truth: Truth, text: str, title: str | None, published_at: str | None, author: str | None = None
+    truth: Truth,
+    text: str,
+    title: str | None,
+    published_at: str | None,
+    author: str | Sequence[str] | None = None,
+    *,
+    editor: str | None = None,
+    source: str | None = None,
+    page_kind: str | None = None,
+    signals: ZoneSignals | None = None,
 ) -> dict[str, float | bool | int]:
-    """Every per-page score the truth supports, by name (the names ``summarize`` reads)."""
+    """Every per-page score the truth supports, by name (the names ``summarize`` reads).
+
+    ``author`` may be a list of names; ``page_kind`` (the extractor's) decides whether a page without text
+    or snippet truth is an article page; ``signals`` (the page's zone signals) enable the invented-offset
+    check.
+    """
     scores: dict[str, float | bool | int] = {}
     if truth.text is not None and truth.text.strip():
         sh = m.shingle_counts(text, truth.text)
@@ -36,25 +54,61 @@ def score_page(
         lcs, cov = m.lcs_scores(text, truth.text)
         scores.update(lcs_error=lcs.error, lcs_correct=lcs.correct)
         scores.update(covered=cov.covered, noise=cov.noise, qualified=cov.qualified, excellent=cov.excellent)
+        scores["broken"] = m.broken_paragraphs(text, truth.text)
     if truth.with_ is not None and truth.without is not None:
         sn = m.snippet_counts(text, truth.with_, truth.without)
         scores.update(snippet_tp=sn.tp, snippet_fp=sn.fp, snippet_fn=sn.fn, snippet_tn=sn.tn)
+    if is_article(truth, page_kind):
+        scores["empty_article"] = not text.strip()
     if truth.title:
         scores["title_ok"] = m.title_match(title, truth.title)
-    if truth.author:
-        scores["author_ok"] = m.author_match(author, truth.author)
-        scores["author_found"] = author is not None
+    if truth.author or truth.authors:
+        scores["author_ok"] = m.author_match(author, truth.authors or truth.author or "")
+        scores["author_found"] = bool(author)
+    for name, truth_value, value in (("editor", truth.editor, editor), ("source", truth.news_source, source)):
+        if truth_value:
+            scores[f"{name}_ok"] = m.author_match(value, truth_value)
+            scores[f"{name}_found"] = bool(value)
     if truth.has_date:
         scores["date_ok"] = m.date_match(published_at, truth.date)
         scores["date_found"] = published_at is not None
+    if m.has_time(truth.date):
+        scores["time_ok"] = m.time_match(published_at, truth.date or "")
+        scores["time_found"] = m.gives_time(published_at)
+    if signals is not None and value_offset(published_at) is not None:
+        scores["zone_invented"] = invented_offset(published_at, signals)
     return scores
 
 
-def evaluate_page(truth: Truth, page: bytes, algorithm: str, extract: Extractor, dataset: str) -> Record:
+def is_article(truth: Truth, page_kind: str | None) -> bool:
+    """An article page: the truth has body text or text that must appear; without such truth, the
+    extractor's own page kind decides."""
+    if truth.text is not None or truth.with_ is not None:
+        return bool((truth.text or "").strip() or truth.with_)
+    return page_kind == "article"
+
+
+def _names_of(result: Any) -> str | Sequence[str] | None:
+    """The author names of a result: its ``authors`` list when it has one, else ``author``."""
+    names = getattr(result, "authors", None)
+    if isinstance(names, list | tuple) and names:
+        return tuple(str(n) for n in names)
+    return getattr(result, "author", None)
+
+
+def evaluate_page(
+    truth: Truth,
+    page: bytes,
+    algorithm: str,
+    extract: Extractor,
+    dataset: str,
+    signals: ZoneSignals | None = None,
+) -> Record:
     """Extract one page with ``algorithm``, time it, score it. An exception is caught and recorded (the
-    page then scores as an empty extraction)."""
-    record: Record = {"id": truth.id, "dataset": dataset, "algorithm": algorithm}
+    page then scores as an empty extraction). ``signals``: the page's zone signals (computed when None)."""
+    record: Record = {"id": truth.id, "dataset": dataset, "algorithm": algorithm, "lang": truth.lang}
     start = time.perf_counter()
+    result: Any = None
     try:
         result = extract(page, url=truth.http_url, algorithm=algorithm)
     except Exception as e:  # extract() must never raise: count it, keep going
@@ -67,11 +121,19 @@ def evaluate_page(truth: Truth, page: bytes, algorithm: str, extract: Extractor,
         record["ms"] = (time.perf_counter() - start) * 1000
         record["exception"] = None
         text, title, published = result.text, result.title, result.published_at
-        author, error = result.author, result.error
+        author, error = _names_of(result), result.error
         record.update(chosen=result.algorithm, page_class=result.page_class)
         record.update(reason=getattr(result, "reason", None), node_path=getattr(result, "node_path", None))
-    record.update(error=error, title=title, published_at=published, author=author, chars=len(text))
-    record["scores"] = score_page(truth, text, title, published, author)
+    editor, source = getattr(result, "editor", None), getattr(result, "source", None)
+    kind = getattr(result, "page_kind", None)
+    record.update(error=error, title=title, published_at=published, chars=len(text))
+    record.update(author=author if author is None or isinstance(author, str) else list(author))
+    record.update(editor=editor, source=source, page_kind=kind)
+    if signals is None:
+        signals = zone_signals(page, truth.http_url)
+    record["scores"] = score_page(
+        truth, text, title, published, author, editor=editor, source=source, page_kind=kind, signals=signals
+    )
     record["_text"] = text  # dropped before writing unless texts are kept
     return record
 
@@ -118,22 +180,84 @@ def summarize(records: Sequence[Record]) -> dict[str, float | int]:
         out.update(author_pages=len(authored), author_accuracy=_mean(authored, "author_ok"))
         found = [r for r in authored if r["scores"]["author_found"]]
         out["author_precision"] = _mean(found, "author_ok") if found else 0.0
+    for name in ("editor", "source"):
+        given = [r for r in records if f"{name}_ok" in r["scores"]]
+        if given:
+            out[f"{name}_pages"] = len(given)
+            out[f"{name}_accuracy"] = _mean(given, f"{name}_ok")
     dated = [r for r in records if "date_ok" in r["scores"]]
     if dated:
         out.update(date_pages=len(dated), date_accuracy=_mean(dated, "date_ok"))
         found = [r for r in dated if r["scores"]["date_found"]]
         out["date_precision"] = _mean(found, "date_ok") if found else 0.0
+    timed = [r for r in records if "time_ok" in r["scores"]]
+    if timed:
+        out.update(time_pages=len(timed), time_accuracy=_mean(timed, "time_ok"))
+        found = [r for r in timed if r["scores"]["time_found"]]
+        out["time_precision"] = _mean(found, "time_ok") if found else 0.0
+    out.update(_counters(records))
     return out
+
+
+def _counters(records: Sequence[Record]) -> dict[str, int]:
+    """The counts token F1 misses (each a ceiling for the gate: ``max_<name>``)."""
+    def count(key: str) -> int:
+        return sum(1 for r in records if r["scores"].get(key))
+
+    out = {"empty_articles": count("empty_article"), "invented_offsets": count("zone_invented")}
+    broken = [int(r["scores"]["broken"]) for r in records if "broken" in r["scores"]]
+    if broken:
+        out.update(broken_pages=sum(1 for b in broken if b), broken_paragraphs=sum(broken))
+    return out
+
 
 
 @dataclass
 class Run:
-    """The records and figures of one algorithm on one dataset."""
+    """The records and figures of one algorithm on one dataset (or on one language group of it: then
+    ``part_of`` names the dataset and ``dataset`` is ``<dataset>/<group>``)."""
 
     dataset: str
     algorithm: str
     records: list[Record] = field(default_factory=list)
     summary: dict[str, float | int] = field(default_factory=dict)
+    part_of: str | None = None
+
+
+#: language groups a multilingual dataset is also reported by (a page's ``lang``; anything else: "other")
+LANG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("en", frozenset({"en"})),
+    ("ja+ko+zh", frozenset({"ja", "ko", "zh"})),
+)
+OTHER_GROUP = "other"
+
+
+def lang_group(lang: str | None) -> str:
+    """The report group of a language code.
+
+    >>> lang_group("en"), lang_group("ko"), lang_group("de"), lang_group(None)
+    ('en', 'ja+ko+zh', 'other', 'other')
+    """
+    base = (lang or "").lower().split("-")[0]
+    return next((name for name, langs in LANG_GROUPS if base in langs), OTHER_GROUP)
+
+
+def group_runs(run: Run) -> list[Run]:
+    """``run`` split by language group, when its text pages span more than one group (else nothing)."""
+    text = [r for r in run.records if "sh_tp" in r["scores"]]
+    if not text or any(r.get("lang") is None for r in text):
+        return []
+    groups: dict[str, list[Record]] = {}
+    for rec in run.records:
+        groups.setdefault(lang_group(rec.get("lang")), []).append(rec)
+    if len({lang_group(r.get("lang")) for r in text}) < 2:
+        return []
+    order = [name for name, _ in LANG_GROUPS] + [OTHER_GROUP]
+    return [
+        Run(f"{run.dataset}/{g}", run.algorithm, groups[g], summarize(groups[g]), part_of=run.dataset)
+        for g in order
+        if g in groups
+    ]
 
 
 def evaluate(
@@ -141,28 +265,37 @@ def evaluate(
     algorithms: Sequence[str],
     *,
     extract: Extractor | None = None,
+    peers: Mapping[str, Extractor] | None = None,
     limit: int | None = None,
     on_page: Callable[[Record], None] | None = None,
 ) -> Iterator[Run]:
     """Evaluate every algorithm on every dataset; pages are read once and extracted by each algorithm in
-    turn. ``on_page`` is called after each extraction (progress). ``limit`` keeps the first N pages."""
+    turn. ``peers`` are other extractors by name (see ``peers.py``), run on the same pages after the
+    algorithms. ``on_page`` is called after each extraction (progress). ``limit`` keeps the first N pages.
+    Each dataset's runs come first, then its language groups' (``group_runs``)."""
     if extract is None:
         from newscrawl.extract import extract as extract_fn
 
         extract = extract_fn
+    runners: dict[str, Extractor] = {a: extract for a in algorithms}
+    runners.update(peers or {})
     for ds in datasets:
-        runs = {a: Run(ds.name, a) for a in algorithms}
+        runs = {name: Run(ds.name, name) for name in runners}
         for i, (truth, page) in enumerate(ds):
             if limit is not None and i >= limit:
                 break
-            for algo in algorithms:
-                record = evaluate_page(truth, page, algo, extract, ds.name)
-                runs[algo].records.append(record)
+            signals = zone_signals(page, truth.http_url)
+            for name, run_fn in runners.items():
+                record = evaluate_page(truth, page, name, run_fn, ds.name, signals)
+                runs[name].records.append(record)
                 if on_page is not None:
                     on_page(record)
         for run in runs.values():
             run.summary = summarize(run.records)
             yield run
+        order = [f"{ds.name}/{name}" for name, _ in LANG_GROUPS] + [f"{ds.name}/{OTHER_GROUP}"]
+        grouped = [g for run in runs.values() for g in group_runs(run)]
+        yield from sorted(grouped, key=lambda g: order.index(g.dataset))  # stable: runners keep their order
 
 
 def public_record(record: Mapping[str, Any], with_text: bool = False) -> Record:

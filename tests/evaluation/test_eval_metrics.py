@@ -216,3 +216,84 @@ def test_author_matches_the_same_names_in_any_order_and_separator():
 def test_author_differs_when_a_name_is_missing_or_none_given():
     assert not m.author_match("王建宏", "王建宏、张文攀")
     assert not m.author_match(None, "王建宏")
+
+
+# --- broken paragraphs: words cut out of a kept paragraph ---
+
+BROKEN_ZH = "据报道，包括先锋领航、摩根大通等机构均已减持。"
+
+
+@pytest.mark.parametrize(
+    "extracted",
+    [
+        "据报道，包括先锋领航、等机构均已减持。",  # <b><a>摩根大通</a></b> pruned
+        "导语一行\n据报道，包括先锋领航、等机构均已减持。\n下一段",  # other lines around
+        "据报道，包括、等机构均已减持。",  # two names cut
+        "据报道, 包括先锋领航、等机构均已减持。",  # full-width punctuation folded
+    ],
+)
+def test_a_paragraph_that_lost_words_from_its_middle_is_broken(extracted):
+    assert m.is_broken(BROKEN_ZH, extracted.splitlines())
+
+
+@pytest.mark.parametrize(
+    "extracted",
+    [
+        BROKEN_ZH,  # whole
+        "据报道，包括先锋领航、摩根大通等机构\n均已减持。",  # split over two lines, nothing lost
+        "据报道，包括先锋领航、摩根大通等机构",  # cut short: recall, not a broken sentence
+        "另一篇文章的一段话，与此无关。",  # missing altogether
+        "据报道，包括先锋领航、摩根大通（美国）等机构均已减持。",  # more text, none lost
+        "据报道包括先锋领航摩根大通等机构均已减持",  # only punctuation differs
+    ],
+)
+def test_a_paragraph_kept_whole_cut_short_or_missing_is_not_broken(extracted):
+    assert not m.is_broken(BROKEN_ZH, extracted.splitlines())
+
+
+def test_an_english_link_cut_from_a_sentence_is_broken_but_citation_markers_are_not_words():
+    truth = "Shares of Apple Inc. rose 3% on Monday after the report[2] was published."
+    assert m.is_broken(truth, ["Shares of rose 3% on Monday after the report was published."])
+    assert not m.is_broken(truth, ["Shares of Apple Inc. rose 3% on Monday after the report was published."])
+
+
+def test_a_different_text_that_only_aligns_letter_by_letter_is_not_broken():
+    truth = "Sudan: " + "the war has stopped in the capital but the universities are still closed. " * 8
+    # starts like the paragraph, then another text whose letters happen to appear in order in it
+    assert not m.is_broken(truth, ["Sudan and Myanmar have had to relocate."])
+
+
+def test_broken_paragraphs_counts_each_truth_line_once():
+    truth = f"{BROKEN_ZH}\n第二段文字完整保留下来了，没有任何问题。\n{BROKEN_ZH}"
+    extracted = "据报道，包括先锋领航、等机构均已减持。\n第二段文字完整保留下来了，没有任何问题。"
+    assert m.broken_paragraphs(extracted, truth) == 2
+    assert m.broken_paragraphs("", truth) == 0
+
+
+# --- time of day, author lists ---
+
+
+@pytest.mark.parametrize(
+    ("predicted", "truth", "ok"),
+    [
+        ("2024-09-03T12:30:00+08:00", "2024-09-03 04:03:19+00:00", True),  # same instant within the hour
+        ("2024-09-03T04:03:19+08:00", "2024-09-03 04:03:19+00:00", False),  # an invented zone: 8 h off
+        ("2024-09-03T04:03:19", "2024-09-03 04:50:00+02:00", True),  # no offset: wall clocks compared
+        ("2024-09-03", "2024-09-03 04:03:19+00:00", False),  # a date alone has no time
+        (None, "2024-09-03 04:03:19+00:00", False),
+    ],
+)
+def test_time_within_an_hour(predicted, truth, ok):
+    assert m.time_match(predicted, truth) is ok
+
+
+def test_midnight_in_the_truth_is_a_date_alone():
+    assert m.has_time("2024-04-24 22:58:49") and m.has_time("2024-09-03T04:03:19Z")
+    assert not m.has_time("2025-11-03 00:00:00+00:00") and not m.has_time("2024-09-03")
+
+
+def test_author_lists_keep_a_name_with_a_comma_whole():
+    assert m.author_match(["AFP, MANILA"], ["AFP, MANILA"])
+    assert not m.author_match(["AFP"], ["AFP, MANILA"])
+    assert m.author_match("Birgit Baumann, Anna Fink", ["Anna Fink", "Birgit Baumann"])
+    assert not m.author_match([], ["Anna Fink"])

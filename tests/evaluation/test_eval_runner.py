@@ -65,3 +65,60 @@ def test_text_is_written_only_when_asked():
     rec = {"id": "a", "_text": "body"}
     assert public_record(rec) == {"id": "a"}
     assert public_record(rec, with_text=True) == {"id": "a", "text": "body"}
+
+
+def extraction(**fields):
+    base = dict(text="", title=None, published_at=None, author=None, error=None, algorithm="auto",
+                page_class="long", page_kind="article")
+    return SimpleNamespace(**{**base, **fields})
+
+
+def test_counters_see_broken_paragraphs_empty_articles_and_invented_offsets():
+    truth = Truth("a", text="据报道，包括先锋领航、摩根大通等机构均已减持。\n第二段完整。", date="2024-09-03")
+    page = b'<html lang="en"><meta content="2024-09-03T04:03:19">'
+    broken = extraction(text="据报道，包括先锋领航、等机构均已减持。\n第二段完整。",
+                        published_at="2024-09-03T04:03:19+08:00")
+    recs = [
+        evaluate_page(truth, page, "auto", lambda *a, **k: broken, "ds"),
+        evaluate_page(truth, page, "auto", lambda *a, **k: extraction(published_at="2024-09-03T04:03"), "ds"),
+    ]
+    s = summarize(recs)
+    assert (s["broken_pages"], s["broken_paragraphs"]) == (1, 1)
+    assert (s["empty_articles"], s["invented_offsets"]) == (1, 1)
+
+
+def test_without_text_truth_the_extractors_page_kind_says_whether_an_empty_text_counts():
+    truth = Truth("a", title="T")
+    as_list = evaluate_page(truth, b"", "auto", lambda *a, **k: extraction(page_kind="list"), "ds")
+    as_article = evaluate_page(truth, b"", "auto", lambda *a, **k: extraction(), "ds")
+    assert summarize([as_list])["empty_articles"] == 0
+    assert summarize([as_article])["empty_articles"] == 1
+
+
+def test_time_editor_source_and_author_lists_are_scored_where_the_truth_has_them():
+    truth = Truth("a", date="2024-09-03 04:03:19+00:00", authors=("AFP, MANILA",), editor="王五",
+                  news_source="新京报")
+    result = extraction(published_at="2024-09-03T04:30:00+00:00", authors=["AFP, MANILA"],
+                        author="AFP, MANILA", editor="王五", source="新华社")
+    s = summarize([evaluate_page(truth, b"", "auto", lambda *a, **k: result, "ds")])
+    assert (s["time_pages"], s["time_accuracy"]) == (1, 1.0)
+    assert (s["author_accuracy"], s["editor_accuracy"], s["source_accuracy"]) == (1.0, 1.0, 0.0)
+
+
+def test_a_multilingual_dataset_is_also_reported_by_language_group(tmp_path):
+    from tests.conftest import PAGE_EN, PAGE_ZH, write_dataset
+
+    root = write_dataset(tmp_path / "multi", {"e": PAGE_EN, "z": PAGE_ZH, "d": PAGE_EN}, [
+        {"id": "e", "lang": "en", "text": "harbour"}, {"id": "z", "lang": "zh", "text": "城市"},
+        {"id": "d", "lang": "de", "text": "Hafen"},
+    ])
+    runs = list(evaluate([open_dataset(root)], ["auto"], extract=fake_extract("harbour")))
+    got = [(r.dataset, r.part_of, r.summary["pages"]) for r in runs]
+    assert got == [("multi", None, 3), ("multi/en", "multi", 1), ("multi/ja+ko+zh", "multi", 1),
+                   ("multi/other", "multi", 1)]
+    assert runs[1].summary["cjk_f1"] == 1.0 and runs[2].summary["cjk_f1"] == 0.0
+
+
+def test_a_one_language_dataset_is_not_split(tiny_dataset):
+    runs = evaluate([open_dataset(tiny_dataset)], ["auto"], extract=fake_extract("x"))
+    assert [r.dataset for r in runs] == ["tiny"]

@@ -1,0 +1,168 @@
+"""Other extractors, run beside newscrawl by ``newscrawl eval --compare`` on the same pages, in the same
+process, scored by the same code.
+
+Each peer gets the page as the text newscrawl decodes it (``newscrawl.extract.decode.decode_html``: BOM,
+``<meta charset>``, detection), with a leading ``<?xml ... encoding=...?>`` declaration removed (it names
+the bytes' encoding, which no longer applies, and lxml refuses a string that carries one). So a peer is
+not judged on charset guessing: trafilatura given the bytes reads many GBK pages without a declaration as
+garbage. The decoding is inside each peer's timing, as it is inside newscrawl's.
+
+A peer whose package is not installed is named and skipped (``load_peers``); install them with
+``pip install -e ".[compare]"``.
+
+============================  ==================================================================
+name                          call
+============================  ==================================================================
+``trafilatura``               ``bare_extraction(text, url=url, with_metadata=True,
+                              include_comments=False)`` (comments are never part of a body truth)
+``trafilatura-precision``     the same with ``favor_precision=True``
+``readability-lxml``          ``Document(text).summary(html_partial=True)``, split into paragraphs by
+                              newscrawl's own ``document.paragraphs``; title ``short_title()``
+``newspaper4k``               ``Article(url, fetch_images=False)``, ``download(input_html=text)``,
+                              ``parse()``; no network (no image fetching, the HTML is given)
+============================  ==================================================================
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import re
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from newscrawl.extract.decode import decode_html
+from newscrawl.extract.document import body_of, paragraphs, parse_html
+
+#: a peer: ``run(page_bytes, url=None, algorithm=name)`` -> an object with the fields ``evaluate_page`` reads
+PeerFn = Callable[..., "PeerResult"]
+
+_XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+#: the URL newspaper4k is given for a page without one (it needs some URL; nothing is fetched)
+NO_URL = "https://example.invalid/article"
+
+
+@dataclass(frozen=True, slots=True)
+class PeerResult:
+    """What a peer found, with the field names of ``Extraction`` that evaluation reads."""
+
+    text: str
+    title: str | None
+    published_at: str | None
+    author: str | None
+    algorithm: str
+    authors: tuple[str, ...] = ()
+    error: str | None = None
+    page_class: str | None = None
+    page_kind: str | None = None
+
+
+def decoded_text(page: bytes) -> str:
+    """The page as every peer gets it: newscrawl's decoding, without an XML declaration."""
+    return _XML_DECL_RE.sub("", decode_html(page).text, count=1)
+
+
+def _iso(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    iso = getattr(value, "isoformat", None)
+    return iso() if callable(iso) else str(value)
+
+
+def run_trafilatura(page: bytes, url: str | None = None, algorithm: str = "trafilatura") -> PeerResult:
+    import trafilatura
+
+    precision = algorithm.endswith("-precision")
+    doc = trafilatura.bare_extraction(
+        decoded_text(page), url=url, with_metadata=True, include_comments=False, favor_precision=precision
+    )
+    if doc is None:
+        return PeerResult("", None, None, None, algorithm)
+    author = getattr(doc, "author", None) or None
+    return PeerResult(
+        text=getattr(doc, "text", None) or "",
+        title=getattr(doc, "title", None) or None,
+        published_at=_iso(getattr(doc, "date", None)),
+        author=author,
+        authors=tuple(a.strip() for a in author.split(";") if a.strip()) if author else (),
+        algorithm=algorithm,
+    )
+
+
+def run_readability(page: bytes, url: str | None = None, algorithm: str = "readability-lxml") -> PeerResult:
+    from readability import Document
+
+    doc = Document(decoded_text(page), url=url)
+    summary = doc.summary(html_partial=True)
+    text = "\n".join(paragraphs(body_of(parse_html(summary)))) if summary.strip() else ""
+    return PeerResult(text, doc.short_title() or None, None, None, algorithm)
+
+
+def run_newspaper(page: bytes, url: str | None = None, algorithm: str = "newspaper4k") -> PeerResult:
+    from newspaper import Article
+
+    article = Article(url or NO_URL, fetch_images=False)
+    article.download(input_html=decoded_text(page))
+    article.parse()
+    authors = tuple(a for a in (article.authors or ()) if a)
+    return PeerResult(
+        text=article.text or "",
+        title=article.title or None,
+        published_at=_iso(article.publish_date),
+        author=", ".join(authors) or None,
+        authors=authors,
+        algorithm=algorithm,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Peer:
+    """A peer by name: the module it needs and the function that runs it."""
+
+    name: str
+    module: str
+    run: PeerFn
+
+
+PEERS: dict[str, Peer] = {
+    p.name: p
+    for p in (
+        Peer("trafilatura", "trafilatura", run_trafilatura),
+        Peer("trafilatura-precision", "trafilatura", run_trafilatura),
+        Peer("readability-lxml", "readability", run_readability),
+        Peer("newspaper4k", "newspaper", run_newspaper),
+    )
+}
+#: the loggers peers write page-level complaints to (silenced during evaluation, as newscrawl's are)
+PEER_LOGGERS = ("trafilatura", "htmldate", "courlan", "readability", "newspaper")
+
+
+def parse_peer_names(value: str) -> list[str]:
+    """``--compare`` names, comma-separated; ValueError names an unknown one."""
+    names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    unknown = [n for n in names if n not in PEERS]
+    if unknown:
+        raise ValueError(f"unknown extractor {unknown[0]!r} for --compare; known: {', '.join(PEERS)}")
+    return names
+
+
+def load_peers(names: Iterable[str]) -> tuple[dict[str, PeerFn], list[str]]:
+    """The runnable peers among ``names`` and the names skipped because their package is not installed."""
+    runnable: dict[str, PeerFn] = {}
+    missing: list[str] = []
+    for name in names:
+        peer = PEERS[name]
+        if importlib.util.find_spec(peer.module) is None:
+            missing.append(name)
+        else:
+            runnable[name] = peer.run
+    return runnable, missing
+
+
+def quiet_peer_logs() -> None:
+    """Page-level warnings of the peers are counted in the tables, not printed."""
+    for name in PEER_LOGGERS:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    warnings.filterwarnings("ignore", message="nltk is not installed")

@@ -1,0 +1,128 @@
+"""Invented time zones: a publish time given an offset the page never supports.
+
+A UTC offset on ``published_at`` is *supported* when the page writes a date-time with that offset (``Z``,
+``+02:00``, ``+0200``, ``GMT``...), or when the page's declared language, its host or its declared national
+charset names a region whose zone has that offset (issue 12: zh-CN or a .cn host -> Asia/Shanghai, zh-TW ->
+Asia/Taipei, zh-HK -> Asia/Hong_Kong, ja -> Asia/Tokyo, ko -> Asia/Seoul; GB2312/GBK/GB18030 and Big5 are
+Chinese national standards, Shift_JIS/EUC-JP Japanese, EUC-KR Korean). Any other offset was invented by
+the extractor, as ``+08:00`` on an English page whose times carry no zone.
+
+This reads the raw page on its own, with patterns of its own, rather than asking the library's zone
+inference: a check that reuses the code it checks cannot catch that code's mistakes.
+
+>>> signals = zone_signals(b'<html lang="en"><meta content="2024-09-03T04:03:19">', "https://example.com/a")
+>>> invented_offset("2024-09-03T04:03:19+08:00", signals), invented_offset("2024-09-03T04:03:19", signals)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+#: a date-time written with an offset: ISO 8601 (``2024-09-03T04:03:19Z``, ``... +02:00``, ``+0200``) or
+#: an e-mail style time (``04:03:19 +0000``, ``04:03 GMT``)
+_ISO_OFFSET_RE = re.compile(
+    rb"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s?(Z|[+-]\d{2}:?\d{2})(?![\d:])"
+)
+_MAIL_OFFSET_RE = re.compile(rb"\b\d{1,2}:\d{2}(?::\d{2})?\s(GMT|UTC|[+-]\d{4})\b")
+#: the declared language: <html lang>, <meta http-equiv=content-language>, og:locale
+_LANG_RE = re.compile(
+    rb"<html\b[^>]*?\s(?:xml:)?lang\s*=\s*[\"']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)"
+    rb"|content-language[\"']?\s+content\s*=\s*[\"']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)"
+    rb"|og:locale[\"']?\s+content\s*=\s*[\"']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)",
+    re.IGNORECASE,
+)
+_CHARSET_RE = re.compile(rb"charset\s*=\s*[\"']?([A-Za-z0-9_-]+)", re.IGNORECASE)
+#: declared charsets that are one country's standard, and that country's offset
+CHARSET_OFFSETS = {
+    "gb2312": "+08:00", "gbk": "+08:00", "gb18030": "+08:00", "big5": "+08:00", "big5-hkscs": "+08:00",
+    "shift_jis": "+09:00", "shift-jis": "+09:00", "sjis": "+09:00", "euc-jp": "+09:00", "euc-kr": "+09:00",
+}
+#: how much of a page is searched for its declared language and charset (they sit in <html> and <head>)
+LANG_SCAN_BYTES = 65_536
+
+#: the offset a region's zone has (none of these zones keeps summer time)
+REGION_OFFSETS = {
+    "cn": "+08:00", "tw": "+08:00", "hk": "+08:00", "mo": "+08:00", "jp": "+09:00", "kr": "+09:00"
+}
+#: a language declared without a region: the region its zone is inferred from
+LANGUAGE_REGIONS = {"zh": "cn", "ja": "jp", "ko": "kr"}
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneSignals:
+    """The offsets a page supports: those it writes, and its region's (by language or host)."""
+
+    written: frozenset[str]
+    regional: frozenset[str]
+
+    @property
+    def offsets(self) -> frozenset[str]:
+        return self.written | self.regional
+
+
+def normalize_offset(raw: str) -> str:
+    """``Z``, ``GMT``, ``UTC``, ``+0200`` or ``+02:00`` as ``+HH:MM``.
+
+    >>> normalize_offset("Z"), normalize_offset("-0530"), normalize_offset("+08:00")
+    ('+00:00', '-05:30', '+08:00')
+    """
+    raw = raw.strip().upper()
+    if raw in ("Z", "GMT", "UTC"):
+        return "+00:00"
+    digits = raw[1:].replace(":", "")
+    return f"{raw[0]}{digits[:2]}:{digits[2:4]}"
+
+
+def _region(lang: str) -> str | None:
+    parts = re.split(r"[-_]", lang.lower())
+    for part in parts[1:]:
+        if part in REGION_OFFSETS:
+            return part
+        if part in ("hans", "hant"):
+            continue
+        if len(part) == 2:  # a region outside the table (zh-SG, ko-KP...): no inference
+            return None
+    return LANGUAGE_REGIONS.get(parts[0])
+
+
+def zone_signals(page: bytes, url: str | None) -> ZoneSignals:
+    """What the raw ``page`` and its ``url`` say about its time zone."""
+    written = {normalize_offset(m.group(1).decode()) for m in _ISO_OFFSET_RE.finditer(page)}
+    written |= {normalize_offset(m.group(1).decode()) for m in _MAIL_OFFSET_RE.finditer(page)}
+    regional = set()
+    for m in _LANG_RE.finditer(page[:LANG_SCAN_BYTES]):
+        lang = next(g for g in m.groups() if g).decode()
+        region = _region(lang)
+        if region:
+            regional.add(REGION_OFFSETS[region])
+    for m in _CHARSET_RE.finditer(page[:LANG_SCAN_BYTES]):
+        offset = CHARSET_OFFSETS.get(m.group(1).decode().lower())
+        if offset:
+            regional.add(offset)
+    host = (urlsplit(url).hostname or "") if url else ""
+    tld = host.rsplit(".", 1)[-1]
+    if tld in REGION_OFFSETS:
+        regional.add(REGION_OFFSETS[tld])
+    return ZoneSignals(frozenset(written), frozenset(regional))
+
+
+_VALUE_OFFSET_RE = re.compile(r"T?\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s?(Z|[+-]\d{2}:?\d{2})$")
+
+
+def value_offset(value: str | None) -> str | None:
+    """The offset an ISO date-time value carries, as ``+HH:MM``; None for none (or a date alone).
+
+    >>> value_offset("2024-09-03T04:03:19Z"), value_offset("2024-09-03"), value_offset("2024-09-03T04:03")
+    ('+00:00', None, None)
+    """
+    m = _VALUE_OFFSET_RE.search((value or "").strip())
+    return normalize_offset(m.group(1)) if m else None
+
+
+def invented_offset(published_at: str | None, signals: ZoneSignals) -> bool:
+    """Whether ``published_at`` carries an offset the page does not support (see the module docstring)."""
+    offset = value_offset(published_at)
+    return offset is not None and offset not in signals.offsets

@@ -1,0 +1,52 @@
+import pytest
+
+from newscrawl.evaluation.zones import invented_offset, value_offset, zone_signals
+
+EN_PAGE = b'<html lang="en-GB"><head><meta property="article:published_time" content="2024-09-03T04:03:19">'
+
+
+def test_an_offset_on_a_page_without_any_zone_signal_is_invented():
+    signals = zone_signals(EN_PAGE, "https://news.example.com/a")
+    assert invented_offset("2024-09-03T04:03:19+08:00", signals)
+    assert not invented_offset("2024-09-03T04:03:19", signals)  # no offset, nothing invented
+    assert not invented_offset("2024-09-03", signals)
+
+
+@pytest.mark.parametrize(
+    "written", [b"2024-09-03T04:03:19Z", b"2024-09-03 04:03:19+0000", b"Tue, 03 Sep 2024 04:03:19 GMT"]
+)
+def test_an_offset_the_page_writes_is_supported(written):
+    signals = zone_signals(EN_PAGE + b"<script>" + written + b"</script>", None)
+    assert not invented_offset("2024-09-03T04:03:19+00:00", signals)
+    assert invented_offset("2024-09-03T12:03:19+08:00", signals)  # converted to a zone the page never names
+
+
+@pytest.mark.parametrize(
+    ("page", "url", "offset"),
+    [
+        (b'<html lang="zh-CN">', None, "+08:00"),
+        (b"<html>", "https://news.sina.com.cn/c/1.shtml", "+08:00"),
+        (b'<html lang="zh-TW">', None, "+08:00"),
+        (b'<html lang="ja">', None, "+09:00"),
+        (b'<meta http-equiv="Content-Language" content="ko-KR">', None, "+09:00"),
+    ],
+)
+def test_a_chinese_or_other_regional_signal_supports_its_zone_only(page, url, offset):
+    signals = zone_signals(page, url)
+    assert not invented_offset(f"2024-09-03T04:03:19{offset}", signals)
+    assert invented_offset("2024-09-03T04:03:19-05:00", signals)
+
+
+def test_a_region_outside_the_table_infers_nothing():
+    assert invented_offset("2024-09-03T04:03:19+08:00", zone_signals(b'<html lang="zh-SG">', None))
+
+
+def test_value_offsets_are_normalised():
+    assert value_offset("2024-09-03T04:03:19.5-0530") == "-05:30"
+    assert value_offset("2024-09-03T04:03") is None
+
+
+def test_a_declared_national_charset_is_a_regional_signal():
+    signals = zone_signals(b'<meta http-equiv="Content-Type" content="text/html; charset=gb2312">', None)
+    assert not invented_offset("2005-05-07T21:23:57+08:00", signals)
+    assert invented_offset("2005-05-07T21:23:57+08:00", zone_signals(b'<meta charset="utf-8">', None))
