@@ -29,6 +29,12 @@ Subparsers = Any  # argparse._SubParsersAction has no public name
 OK, FAILED, BAD_INPUT = 0, 1, 2
 
 
+def _extract_fn() -> Any:
+    from newscrawl.extract import extract
+
+    return extract
+
+
 def _algorithms() -> tuple[str, ...]:
     from newscrawl.extract import ALGORITHMS
 
@@ -201,6 +207,11 @@ def add_eval(sub: Subparsers) -> None:
         "trafilatura-precision, readability-lxml, newspaper4k; install them with the 'compare' extra); "
         "one not installed is named and skipped",
     )
+    p.add_argument(
+        "--tune", action="append", default=[], metavar="[ALGO:]PARAM=V1,V2,...",
+        help="also run ALGO (default auto) at each value of PARAM and report, holding out each dataset in "
+        "turn, whether the value chosen without it is as good on it (repeatable; docs/EVALUATION.md)",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument(
         "--explain-failures", type=Path, metavar="DIR",
@@ -216,6 +227,7 @@ def add_eval(sub: Subparsers) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     from newscrawl.evaluation.datasets import open_dataset
+    from newscrawl.evaluation.lodo import lodo_section, parse_tune, variant_runners
     from newscrawl.evaluation.peers import load_peers, parse_peer_names, quiet_peer_logs
     from newscrawl.evaluation.report import check_floors, load_floors, markdown_report, tables
     from newscrawl.evaluation.runner import evaluate, public_record
@@ -227,6 +239,8 @@ def run_eval(args: argparse.Namespace) -> int:
         datasets = [open_dataset(d) for d in args.datasets if not Path(d).is_file()]
         floors = load_floors(args.floors) if args.floors else None
         peer_names = parse_peer_names(args.compare) if args.compare else []
+        tunings = [parse_tune(spec) for spec in args.tune]
+        variants = {name: fn for t in tunings for name, fn in variant_runners(t, _extract_fn()).items()}
     except ValueError as e:
         print(f"newscrawl eval: {e}", file=sys.stderr)
         return BAD_INPUT
@@ -245,9 +259,10 @@ def run_eval(args: argparse.Namespace) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
 
     runs = []
-    with _progress(total * (len(algorithms) + len(peers)), args.quiet, "eval") as bar:
+    others = {**peers, **variants}
+    with _progress(total * (len(algorithms) + len(others)), args.quiet, "eval") as bar:
         progress = lambda r: bar.update()  # noqa: E731
-        for run in evaluate(datasets, algorithms, peers=peers, limit=args.limit, on_page=progress):
+        for run in evaluate(datasets, algorithms, others=others, limit=args.limit, on_page=progress):
             runs.append(run)
             if args.out and run.part_of is None:
                 with (args.out / f"{run.dataset}.{run.algorithm}.jsonl").open("w", encoding="utf-8") as f:
@@ -259,8 +274,12 @@ def run_eval(args: argparse.Namespace) -> int:
         ]
         (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
 
-    print(tables(runs))
-    for run in runs:
+    shown = [r for r in runs if r.algorithm not in variants]
+    held_out = lodo_section(tunings, runs)
+    print(tables(shown))
+    if held_out:
+        print(held_out)
+    for run in shown:
         if run.summary.get("exceptions"):
             print(f"newscrawl eval: {run.dataset}/{run.algorithm}: extract() raised on "
                   f"{run.summary['exceptions']} page(s)", file=sys.stderr)
@@ -268,7 +287,7 @@ def run_eval(args: argparse.Namespace) -> int:
         command = "newscrawl " + shlex.join(args.argv)
         when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
-        report = markdown_report(runs, command, when, __version__, _git_revision())
+        report = markdown_report(shown, command, when, __version__, _git_revision(), held_out)
         args.markdown.write_text(report, encoding="utf-8")
     if args.explain_failures:
         from newscrawl.evaluation.failures import write_failure_reports

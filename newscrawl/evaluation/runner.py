@@ -265,20 +265,21 @@ def evaluate(
     algorithms: Sequence[str],
     *,
     extract: Extractor | None = None,
-    peers: Mapping[str, Extractor] | None = None,
+    others: Mapping[str, Extractor] | None = None,
     limit: int | None = None,
     on_page: Callable[[Record], None] | None = None,
 ) -> Iterator[Run]:
     """Evaluate every algorithm on every dataset; pages are read once and extracted by each algorithm in
-    turn. ``peers`` are other extractors by name (see ``peers.py``), run on the same pages after the
-    algorithms. ``on_page`` is called after each extraction (progress). ``limit`` keeps the first N pages.
-    Each dataset's runs come first, then its language groups' (``group_runs``)."""
+    turn. ``others`` are more extractors by name (peers, see ``peers.py``; parameter variants, see
+    ``lodo.py``), run on the same pages after the algorithms. ``on_page`` is called after each extraction
+    (progress). ``limit`` keeps the first N pages. Each dataset's runs come first, then its language
+    groups' (``group_runs``)."""
     if extract is None:
         from newscrawl.extract import extract as extract_fn
 
         extract = extract_fn
     runners: dict[str, Extractor] = {a: extract for a in algorithms}
-    runners.update(peers or {})
+    runners.update(others or {})
     for ds in datasets:
         runs = {name: Run(ds.name, name) for name in runners}
         for i, (truth, page) in enumerate(ds):
