@@ -228,7 +228,7 @@ def add_eval(sub: Subparsers) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     from newscrawl.evaluation.datasets import open_dataset
     from newscrawl.evaluation.lodo import lodo_section, parse_tune, variant_runners
-    from newscrawl.evaluation.peers import load_peers, parse_peer_names, quiet_peer_logs
+    from newscrawl.evaluation.peers import load_peers, parse_peer_names, peer_notes, quiet_peer_logs
     from newscrawl.evaluation.report import check_floors, load_floors, markdown_report, tables
     from newscrawl.evaluation.runner import evaluate, public_record
 
@@ -287,7 +287,8 @@ def run_eval(args: argparse.Namespace) -> int:
         command = "newscrawl " + shlex.join(args.argv)
         when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
-        report = markdown_report(shown, command, when, __version__, _git_revision(), held_out)
+        notes = peer_notes(peers) + "\n" + held_out if peers else held_out
+        report = markdown_report(shown, command, when, __version__, _git_revision(), notes)
         args.markdown.write_text(report, encoding="utf-8")
     if args.explain_failures:
         from newscrawl.evaluation.failures import write_failure_reports

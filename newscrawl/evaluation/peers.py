@@ -59,6 +59,37 @@ class PeerResult:
     page_kind: str | None = None
 
 
+PEER_NOTES = """\
+## Other extractors
+
+Rows named `trafilatura`, `trafilatura-precision`, `readability-lxml` and `newspaper4k` are those libraries,
+run by `--compare` in the same process on the same pages and scored by the same code. Each is given the page
+as the text newscrawl decodes it (BOM, `<meta charset>`, detection; a leading `<?xml ... encoding?>`
+declaration removed), not the bytes, so none is judged on charset guessing; decoding is inside each one's
+time. trafilatura: `bare_extraction(text, url=..., with_metadata=True, include_comments=False)`
+(`favor_precision=True` for `trafilatura-precision`); readability-lxml: `Document(text).summary()` cut into
+paragraphs by newscrawl's own block splitter, `short_title()`; newspaper4k: `Article(url,
+fetch_images=False)`, `download(input_html=text)`, `parse()`. readability gives no date or author.
+"""
+
+
+#: the distribution each peer's version is read from
+DISTRIBUTIONS = {"trafilatura": "trafilatura", "readability": "readability-lxml", "newspaper": "newspaper4k"}
+
+
+def peer_notes(names: Iterable[str]) -> str:
+    """``PEER_NOTES`` with the installed versions of the peers run."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    versions = []
+    for dist in dict.fromkeys(DISTRIBUTIONS[PEERS[n].module] for n in names):
+        try:
+            versions.append(f"{dist} {version(dist)}")
+        except PackageNotFoundError:
+            continue
+    return PEER_NOTES + (f"Versions: {', '.join(versions)}.\n" if versions else "")
+
+
 def decoded_text(page: bytes) -> str:
     """The page as every peer gets it: newscrawl's decoding, without an XML declaration."""
     return _XML_DECL_RE.sub("", decode_html(page).text, count=1)

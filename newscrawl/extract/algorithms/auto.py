@@ -22,6 +22,9 @@ it fixes come from the choice of the content node:
 - Last, page furniture at the edges of the text is trimmed: a disclaimer, related-links or print/close
   line in the last 30% of the text cuts the rest, and short editor/source lines at either end go
   (``boilerplate.trim_edges``).
+- After that, when the DOM gives little text and the page's script data (JSON-LD ``articleBody``,
+  ``__NEXT_DATA__``, a ``window.__INITIAL_STATE__``-style object) holds the article, that is used
+  (``scriptdata.py``).
 
 Parameters (tuned on the dev sets, see docs/EVALUATION.md): ``decay = 0.75`` (0.7-0.8 is a plateau on
 chinese-wce, daniel-zh and scrapinghub), ``link_penalty = 1.0``, ``max_link_share = 0.5``,
@@ -43,6 +46,7 @@ from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
 from newscrawl.extract.document import Element, paragraphs, spare_running_text
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
+from newscrawl.extract.scriptdata import use_script_data
 from newscrawl.extract.stats import NodeStats
 
 
@@ -123,7 +127,7 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
     cls = page.classification(params.short_threshold)
     if len(stats) == 0 or stats.chars[0] == 0:
         empty = {"chosen": "auto", "why": "no text in body", "page_class": "short"}
-        return BodyResult((), None, freeze(empty))
+        return use_script_data(page, BodyResult((), None, freeze(empty)), params.short_threshold)
     scores = content_scores(stats, params.decay, params.link_penalty, params.comment_max_share)
     root = max(range(len(stats)), key=scores.__getitem__)
     skip, dropped = prune(stats, root, params)
@@ -137,7 +141,7 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
         f"{cls.coarse_length} B, {cls.page_class}); one content-score extractor serves both classes, "
         "as it measured better than SCEDD on short and CETD on long pages"
     )
-    return BodyResult(
+    body = BodyResult(
         kept,
         node,
         freeze(
@@ -154,3 +158,4 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
             }
         ),
     )
+    return use_script_data(page, body, params.short_threshold)
