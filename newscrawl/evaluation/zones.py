@@ -3,9 +3,10 @@
 A UTC offset on ``published_at`` is *supported* when the page writes a date-time with that offset (``Z``,
 ``+02:00``, ``+0200``, ``GMT``...), or when the page's declared language, its host or its declared national
 charset names a region whose zone has that offset (issue 12: zh-CN or a .cn host -> Asia/Shanghai, zh-TW ->
-Asia/Taipei, zh-HK -> Asia/Hong_Kong, ja -> Asia/Tokyo, ko -> Asia/Seoul; GB2312/GBK/GB18030 and Big5 are
-Chinese national standards, Shift_JIS/EUC-JP Japanese, EUC-KR Korean). Any other offset was invented by
-the extractor, as ``+08:00`` on an English page whose times carry no zone.
+Asia/Taipei, zh-HK -> Asia/Hong_Kong, zh-SG -> Asia/Singapore, ja -> Asia/Tokyo, ko -> Asia/Seoul; ``zh``
+alone names no region; GB2312/GBK/GB18030 and Big5 are Chinese national standards, Shift_JIS/EUC-JP
+Japanese, EUC-KR Korean). Any other offset was invented by the extractor, as ``+08:00`` on an English page
+whose times carry no zone.
 
 This reads the raw page on its own, with patterns of its own, rather than asking the library's zone
 inference: a check that reuses the code it checks cannot catch that code's mistakes.
@@ -45,10 +46,13 @@ LANG_SCAN_BYTES = 65_536
 
 #: the offset a region's zone has (none of these zones keeps summer time)
 REGION_OFFSETS = {
-    "cn": "+08:00", "tw": "+08:00", "hk": "+08:00", "mo": "+08:00", "jp": "+09:00", "kr": "+09:00"
+    "cn": "+08:00", "tw": "+08:00", "hk": "+08:00", "mo": "+08:00", "sg": "+08:00", "jp": "+09:00",
+    "kr": "+09:00",
 }
-#: a language declared without a region: the region its zone is inferred from
-LANGUAGE_REGIONS = {"zh": "cn", "ja": "jp", "ko": "kr"}
+#: a language declared without a region that is spoken in one zone (``zh`` alone names none: issue 12)
+LANGUAGE_REGIONS = {"ja": "jp", "ko": "kr"}
+#: regions that are zone signals only with their language (``zh-SG``), not as a host (``.sg``)
+_LANGUAGE_ONLY_REGIONS = frozenset({"sg"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +81,13 @@ def normalize_offset(raw: str) -> str:
 
 
 def _region(lang: str) -> str | None:
-    parts = re.split(r"[-_]", lang.lower())
-    for part in parts[1:]:
-        if part in REGION_OFFSETS:
-            return part
-        if part in ("hans", "hant"):
-            continue
-        if len(part) == 2:  # a region outside the table (zh-SG, ko-KP...): no inference
-            return None
+    """The region a declared language names for its zone: Chinese with a region subtag (``zh-Hant-TW``), or
+    a language spoken in one zone (``ja``, ``ko``)."""
+    parts = [p for p in re.split(r"[-_]", lang.lower()) if p]
+    if not parts:
+        return None
+    if parts[0] == "zh":
+        return next((p for p in parts[1:] if p in REGION_OFFSETS), None)
     return LANGUAGE_REGIONS.get(parts[0])
 
 
@@ -104,7 +107,7 @@ def zone_signals(page: bytes, url: str | None) -> ZoneSignals:
             regional.add(offset)
     host = (urlsplit(url).hostname or "") if url else ""
     tld = host.rsplit(".", 1)[-1]
-    if tld in REGION_OFFSETS:
+    if tld in REGION_OFFSETS and tld not in _LANGUAGE_ONLY_REGIONS:
         regional.add(REGION_OFFSETS[tld])
     return ZoneSignals(frozenset(written), frozenset(regional))
 

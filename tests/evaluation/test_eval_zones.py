@@ -37,8 +37,10 @@ def test_a_chinese_or_other_regional_signal_supports_its_zone_only(page, url, of
     assert invented_offset("2024-09-03T04:03:19-05:00", signals)
 
 
-def test_a_region_outside_the_table_infers_nothing():
-    assert invented_offset("2024-09-03T04:03:19+08:00", zone_signals(b'<html lang="zh-SG">', None))
+def test_zh_alone_or_a_region_outside_the_table_infers_nothing():
+    assert invented_offset("2024-09-03T04:03:19+08:00", zone_signals(b'<html lang="zh">', None))
+    assert invented_offset("2024-09-03T04:03:19+08:00", zone_signals(b'<html lang="en-SG">', None))
+    assert not invented_offset("2024-09-03T04:03:19+08:00", zone_signals(b'<html lang="zh-SG">', None))
 
 
 def test_value_offsets_are_normalised():
