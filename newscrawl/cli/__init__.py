@@ -199,6 +199,10 @@ def add_eval(sub: Subparsers) -> None:
     p.add_argument("--out", type=Path, metavar="DIR", help="write per-page JSONL and summary.json here")
     p.add_argument("--with-text", action="store_true", help="keep the extracted text in the per-page JSONL")
     p.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N pages of each dataset")
+    p.add_argument(
+        "--jobs", "-j", type=_positive_int, default=1, metavar="N",
+        help="extract pages in N processes (same figures; times then measured under parallel load)",
+    )
     p.add_argument("--markdown", type=Path, metavar="FILE", help="also write the report to FILE")
     p.add_argument("--floors", type=Path, metavar="FILE", help="TOML/JSON of minimum figures; exit 1 below")
     p.add_argument(
@@ -262,7 +266,10 @@ def run_eval(args: argparse.Namespace) -> int:
     others = {**peers, **variants}
     with _progress(total * (len(algorithms) + len(others)), args.quiet, "eval") as bar:
         progress = lambda r: bar.update()  # noqa: E731
-        for run in evaluate(datasets, algorithms, others=others, limit=args.limit, on_page=progress):
+        runs_iter = evaluate(
+            datasets, algorithms, others=others, limit=args.limit, on_page=progress, jobs=args.jobs
+        )
+        for run in runs_iter:
             runs.append(run)
             if args.out and run.part_of is None:
                 with (args.out / f"{run.dataset}.{run.algorithm}.jsonl").open("w", encoding="utf-8") as f:

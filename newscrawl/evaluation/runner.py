@@ -260,6 +260,47 @@ def group_runs(run: Run) -> list[Run]:
     ]
 
 
+def _page_records(
+    truth: Truth, page: bytes, dataset: str, runners: Mapping[str, Extractor]
+) -> list[Record]:
+    """One record per runner for one page (the page's zone signals computed once)."""
+    signals = zone_signals(page, truth.http_url)
+    return [evaluate_page(truth, page, name, fn, dataset, signals) for name, fn in runners.items()]
+
+
+#: what forked workers read, set in the parent before its pool starts (fork shares it: nothing is pickled
+#: but the page index going in and the records coming out)
+_SHARED: dict[str, Any] = {}
+
+
+def _worker_records(index: int) -> list[Record]:
+    truth, path = _SHARED["pages"][index]
+    with open(path, "rb") as f:
+        page = f.read()
+    return _page_records(truth, page, _SHARED["dataset"], _SHARED["runners"])
+
+
+def _dataset_records(
+    ds: Dataset, runners: Mapping[str, Extractor], limit: int | None, jobs: int
+) -> Iterator[list[Record]]:
+    """Each page's records, in file order; with ``jobs`` > 1 pages are extracted in forked processes."""
+    if jobs <= 1:
+        for i, (truth, page) in enumerate(ds):
+            if limit is not None and i >= limit:
+                return
+            yield _page_records(truth, page, ds.name, runners)
+        return
+    import multiprocessing
+
+    truths = list(ds.truths())[:limit]
+    _SHARED.update(pages=[(t, ds.page_path(t.id)) for t in truths], dataset=ds.name, runners=runners)
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            yield from pool.imap(_worker_records, range(len(truths)))
+    finally:
+        _SHARED.clear()
+
+
 def evaluate(
     datasets: Iterable[Dataset],
     algorithms: Sequence[str],
@@ -268,12 +309,14 @@ def evaluate(
     others: Mapping[str, Extractor] | None = None,
     limit: int | None = None,
     on_page: Callable[[Record], None] | None = None,
+    jobs: int = 1,
 ) -> Iterator[Run]:
     """Evaluate every algorithm on every dataset; pages are read once and extracted by each algorithm in
     turn. ``others`` are more extractors by name (peers, see ``peers.py``; parameter variants, see
     ``lodo.py``), run on the same pages after the algorithms. ``on_page`` is called after each extraction
-    (progress). ``limit`` keeps the first N pages. Each dataset's runs come first, then its language
-    groups' (``group_runs``)."""
+    (progress). ``limit`` keeps the first N pages. ``jobs`` > 1 extracts pages in that many forked
+    processes (records and figures are the same; times are then taken under parallel load). Each dataset's
+    runs come first, then its language groups' (``group_runs``)."""
     if extract is None:
         from newscrawl.extract import extract as extract_fn
 
@@ -282,13 +325,9 @@ def evaluate(
     runners.update(others or {})
     for ds in datasets:
         runs = {name: Run(ds.name, name) for name in runners}
-        for i, (truth, page) in enumerate(ds):
-            if limit is not None and i >= limit:
-                break
-            signals = zone_signals(page, truth.http_url)
-            for name, run_fn in runners.items():
-                record = evaluate_page(truth, page, name, run_fn, ds.name, signals)
-                runs[name].records.append(record)
+        for records in _dataset_records(ds, runners, limit, jobs):
+            for record in records:
+                runs[record["algorithm"]].records.append(record)
                 if on_page is not None:
                     on_page(record)
         for run in runs.values():

@@ -122,3 +122,13 @@ def test_a_multilingual_dataset_is_also_reported_by_language_group(tmp_path):
 def test_a_one_language_dataset_is_not_split(tiny_dataset):
     runs = evaluate([open_dataset(tiny_dataset)], ["auto"], extract=fake_extract("x"))
     assert [r.dataset for r in runs] == ["tiny"]
+
+
+def test_pages_extracted_in_several_processes_give_the_same_records(tiny_dataset):
+    def strip(runs):
+        return [(r.dataset, r.algorithm, [{k: v for k, v in rec.items() if k != "ms"} for rec in r.records])
+                for r in runs]
+
+    one = strip(evaluate([open_dataset(tiny_dataset)], ["auto", "cetd"]))
+    two = strip(evaluate([open_dataset(tiny_dataset)], ["auto", "cetd"], jobs=2))
+    assert one == two and len(one[0][2]) == 2
