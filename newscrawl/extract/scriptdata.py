@@ -163,14 +163,14 @@ def _body_candidates(data: Any) -> Iterator[list[str]]:
             queue.extend(v for v in node if isinstance(v, dict | list))
 
 
-def _json_ld_bodies(json_ld: Sequence[dict]) -> Iterator[list[str]]:
+def _json_ld_bodies(json_ld: Sequence[dict[str, Any]]) -> Iterator[list[str]]:
     for obj in json_ld:
         body = obj.get("articleBody")
         if isinstance(body, str) and body.strip():
             yield text_paragraphs(body)
 
 
-def article_from_scripts(html: str, json_ld: Sequence[dict]) -> ScriptArticle | None:
+def article_from_scripts(html: str, json_ld: Sequence[dict[str, Any]]) -> ScriptArticle | None:
     """The longest article body in the page's JSON-LD (already parsed) and data scripts, or None."""
     best: ScriptArticle | None = None
     for paras in _json_ld_bodies(json_ld):
