@@ -57,6 +57,8 @@ ADDONS = {
     "newscrawl.crawl.jobdir.JobdirAddon": 0,
     # Scrapy's feed exporter replaced: a feed that cannot be written (full disk) stops the crawl
     "newscrawl.crawl.feedexport.FeedAddon": 0,
+    # a site whose pages need a browser (`render` in its site file): scrapy-playwright for those pages
+    "newscrawl.crawl.render.RenderAddon": 0,
     # bad newscrawl settings and unwritable output files stop the crawl before it starts
     "newscrawl.crawl.config.ConfigAddon": 10,
 }

@@ -98,6 +98,10 @@ NEWSCRAWL_LOOP_LAG_INTERVAL = 0.0
 #: sitemap protocol's most (newscrawl.spiders.feeds.MAX_FEED_ENTRIES). Child sitemaps of a sitemap index
 #: are requested one at a time, so a crawl holds about one sitemap's entries
 NEWSCRAWL_MAX_FEED_ENTRIES = 50_000
+#: the headless browser of sites whose pages need rendering (None: chromium found on the PATH)
+NEWSCRAWL_CHROMIUM_PATH: str | None = None
+#: set by a site file's `render`: scrapy-playwright fetches the pages it marks (newscrawl.crawl.render)
+NEWSCRAWL_RENDER = False
 #: fetch every URL as prefix + URL (web-archive replay), keeping the original URLs ('': off)
 NEWSCRAWL_REPLAY_PREFIX = ""
 #: a folder: every response is archived there as gzipped WARC 1.1 ('': off; newscrawl.crawl.warc)

@@ -36,7 +36,7 @@ _SETTING = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _XPATH_FIELDS = ("title", "published_at", "modified_at", "author", "body")
 _TOP_KEYS = {
     "name", "allowed_domains", "timezone", "language", "start", "patterns", "xpath", "roll", "settings",
-    "follow_from_articles", "description",
+    "follow_from_articles", "description", "render",
 }  # fmt: skip
 _START_KEYS = {"pages", "roll", "feeds", "sitemaps"}
 _PATTERN_KEYS = {"article", "list", "deny"}
@@ -96,6 +96,18 @@ class Site:
     language: str | None = None
     follow_from_articles: bool = False
     settings: Mapping[str, Any] = field(default_factory=dict)
+    #: pages fetched through a headless browser: every page (``render = true``) or those matching
+    render_all: bool = False
+    render_patterns: tuple[re.Pattern[str], ...] = ()
+
+    @property
+    def renders(self) -> bool:
+        """True when some of the site's pages are fetched through a headless browser."""
+        return self.render_all or bool(self.render_patterns)
+
+    def needs_render(self, url: str) -> bool:
+        """True when ``url`` is fetched through a headless browser (``render`` in the site file)."""
+        return self.render_all or any(p.search(url) for p in self.render_patterns)
 
     def is_denied(self, url: str) -> bool:
         return any(p.search(url) for p in self.deny_patterns)
@@ -304,6 +316,14 @@ def parse_site(data: Mapping[str, Any], source: str) -> Site:
     if not isinstance(follow, bool):
         raise _fail(source, "follow_from_articles", f"must be true or false, not {follow!r}")
 
+    render = data.get("render", False)
+    if isinstance(render, bool):
+        render_all, render_patterns = render, ()
+    elif isinstance(render, list):
+        render_all, render_patterns = False, _patterns(render, source, "render")
+    else:
+        raise _fail(source, "render", f"must be true, false or a list of URL patterns, not {render!r}")
+
     raw_settings = data.get("settings", {})
     names = set(raw_settings) if isinstance(raw_settings, Mapping) else set()
     settings = _table(data, "settings", source, names)
@@ -332,6 +352,8 @@ def parse_site(data: Mapping[str, Any], source: str) -> Site:
         language=language,
         follow_from_articles=follow,
         settings=dict(settings),
+        render_all=render_all,
+        render_patterns=render_patterns,
     )
 
 

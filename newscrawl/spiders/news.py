@@ -166,13 +166,16 @@ class NewsSpider(scrapy.Spider):
                 self._inc("newscrawl/skipped/max_pages")
                 return None
             self._requested.add(url)
-        return scrapy.Request(
-            url,
-            callback=self.parse,
-            cb_kwargs={"kind": kind},
-            meta={"newscrawl_kind": kind},
-            dont_filter=dont_filter,
-        )
+        meta = self._meta(url, kind)
+        return scrapy.Request(url, self.parse, cb_kwargs={"kind": kind}, meta=meta, dont_filter=dont_filter)
+
+    def _meta(self, url: str, kind: str) -> dict[str, Any]:
+        """A request's meta: how the page is handled, and whether a headless browser fetches it."""
+        meta: dict[str, Any] = {"newscrawl_kind": kind}
+        if kind not in ("roll", "feed") and self.site.needs_render(url):
+            meta["playwright"] = True  # scrapy-playwright's handler (newscrawl.crawl.render.RenderAddon)
+            self._inc("newscrawl/render/requests")
+        return meta
 
     def start_points(self) -> Iterator[tuple[str, str]]:
         """(url, kind) of every start point: the given start URLs, or the site's."""
@@ -430,7 +433,7 @@ class NewsSpider(scrapy.Spider):
             callback=self.parse_later_page,
             errback=self.later_page_failed,
             cb_kwargs={"first": first},
-            meta={"newscrawl_kind": "later_page", "newscrawl_first_page": first},
+            meta={**self._meta(url, "later_page"), "newscrawl_first_page": first},
             dont_filter=True,  # this article's page, whatever else asked for the URL
             priority=10,  # finish the article before its item's memory is held long
         )
@@ -443,7 +446,7 @@ class NewsSpider(scrapy.Spider):
             self._inc("newscrawl/multipage/restarted")
             yield scrapy.Request(
                 first, callback=self.parse, cb_kwargs={"kind": "article"},
-                meta={"newscrawl_kind": "article"}, dont_filter=True,
+                meta=self._meta(first, "article"), dont_filter=True,
             )  # fmt: skip
             return
         extraction = self._extract(response)
@@ -529,7 +532,8 @@ def spider_class_for(site: Site) -> type[NewsSpider]:
             "name": site.name,
             "site": site,
             "allowed_domains": list(site.allowed_domains),
-            "custom_settings": dict(site.settings),
+            # a site that renders pages switches on the headless-browser add-on (newscrawl.crawl.render)
+            "custom_settings": {**site.settings, **({"NEWSCRAWL_RENDER": True} if site.renders else {})},
             "__module__": __name__,
             "__doc__": f"News spider for site {site.name!r} ({site.source}).",
         },
