@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
-import statistics
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
@@ -269,6 +268,7 @@ def add_bench_crawl(sub: Subparsers) -> None:
 
 def run_bench_crawl(args: argparse.Namespace) -> int:
     import os
+    import statistics  # here, not at the top: every newscrawl start would pay for it
 
     from newscrawl.bench.crawl import run_crawl, sink_figures, workdir
 
@@ -347,6 +347,7 @@ def run_bench_crawl(args: argparse.Namespace) -> int:
 def _bench_pages(args: argparse.Namespace, settings: dict[str, str]) -> int:
     """bench-crawl --pages-from: real pages, no extraction vs extraction with each worker count."""
     import os
+    import statistics
 
     from newscrawl.bench.crawl import workdir
     from newscrawl.bench.pages import page_files, run_pages_crawl
