@@ -63,6 +63,27 @@ def page_number(candidate: str, first: str) -> int | None:
     return n if n >= 2 else None
 
 
+def may_link_later_pages(url: str, body: bytes) -> bool:
+    """A cheap test on the raw page: False when no link to a later page of ``url`` can be in ``body``.
+
+    Looks for the file name's stem followed by ``_``/``-`` (``doc-ix_2.shtml``), or by ``?``/``&`` (the
+    page-number parameter form), so the page is parsed for its pager only when one may be there.
+
+    >>> may_link_later_pages("https://n.cn/a/doc-ix.shtml", b'<a href="doc-ix_2.shtml">2</a>')
+    True
+    >>> may_link_later_pages("https://n.cn/a/doc-ix.shtml", b'<a href="doc-iy_2.shtml">2</a>')
+    False
+    """
+    path = urlsplit(url).path
+    name = path.rsplit("/", 1)[-1]
+    stem = (_EXT.match(name).group("stem") if _EXT.match(name) else name).encode("utf-8", "ignore")
+    if not stem:
+        stem = path.rstrip("/").rsplit("/", 1)[-1].encode("utf-8", "ignore")
+    if not stem:
+        return False
+    return any(stem + sep in body for sep in (b"_", b"-", b"?", b"&"))
+
+
 def continuation_urls(first: str, links: Iterable[str]) -> list[str]:
     """The links that are pages 2, 3, ... of the article at ``first``, in page order, without repeats."""
     found: dict[int, str] = {}

@@ -38,7 +38,13 @@ from newscrawl.crawl.sites import Site
 from newscrawl.extract import Extraction, Limits, extract
 from newscrawl.extract.limits import LimitExceeded, check_attributes
 from newscrawl.extract.metadata.dates import before, parse_stamp
-from newscrawl.extract.pager import MAX_PAGES, continuation_urls, first_page, page_number
+from newscrawl.extract.pager import (
+    MAX_PAGES,
+    continuation_urls,
+    first_page,
+    may_link_later_pages,
+    page_number,
+)
 from newscrawl.extract.urls import normalize_url
 from newscrawl.items import NewsItem
 from newscrawl.pipelines.extraction import looks_binary
@@ -400,9 +406,8 @@ class NewsSpider(scrapy.Spider):
     ) -> Iterator[Any]:
         """The item of an article page; for the first page of a split article, the request for its next
         page (the item waits until every page is in); for a later page, the request for the first."""
-        links = self._page_links(response)
         first = first_page(response.url)
-        if first is not None and first in links:
+        if first is not None and first in self._page_links(response):
             # page 2+ of a split article (it links back to page 1): never a record of its own
             self._inc("newscrawl/multipage/later_page_seen")
             request = self._request(first, "article")
@@ -410,7 +415,11 @@ class NewsSpider(scrapy.Spider):
                 yield request
             return
         item = self._item(response, extraction, url_kind=url_kind)
-        more = continuation_urls(response.url, links)
+        # parsing the page for its links costs more than the rest of this callback: only when its bytes
+        # hold a link shaped like one of its later pages
+        more = []
+        if may_link_later_pages(response.url, response.body):
+            more = continuation_urls(response.url, self._page_links(response))
         if not more:
             yield item
             return

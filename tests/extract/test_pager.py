@@ -53,3 +53,15 @@ def test_first_page_of_a_later_page() -> None:
     assert first_page("https://n.example.com/article?id=7&page=2") == "https://n.example.com/article?id=7"
     assert first_page("https://n.example.com/article?id=7&page=1") is None
     assert first_page(FIRST) is None
+
+
+def test_the_cheap_byte_test_lets_a_page_with_a_pager_through_and_stops_the_rest() -> None:
+    from newscrawl.extract.pager import may_link_later_pages
+
+    assert may_link_later_pages(FIRST, b'<div class="pager"><a href="doc-iabc123_2.shtml">2</a></div>')
+    assert may_link_later_pages("https://n.example.com/article?id=7", b'<a href="article?id=7&page=2">2</a>')
+    assert not may_link_later_pages(FIRST, b"<p>no pager here</p><a href='/c/doc-ixyz999.shtml'>x</a>")
+    # whenever the byte test says no, the parsed links hold no later page either
+    links = ["https://news.example.cn/c/2026-11-20/doc-ixyz999_2.shtml"]
+    body = b"".join(b'<a href="' + u.encode() + b'">2</a>' for u in links)
+    assert not may_link_later_pages(FIRST, body) and continuation_urls(FIRST, links) == []
