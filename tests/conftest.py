@@ -47,3 +47,43 @@ def tiny_dataset(tmp_path: Path) -> Path:
              "with": ["the harbour board approved a new plan"], "without": ["Subscribe to our newsletter"]},
         ],
     )
+
+
+@pytest.fixture
+def private_redis(tmp_path_factory):
+    """A Redis server of this test's own (tests/servers.py), stopped afterwards; skips without one."""
+    from servers import RedisServer
+
+    if RedisServer.reason():
+        pytest.skip(RedisServer.reason())
+    pytest.importorskip("scrapy_redis")
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def private_postgres():
+    """A PostgreSQL cluster of this test's own (tests/servers.py), stopped and removed afterwards; skips
+    without one. Its folder is made under the system temp folder, which user postgres can reach (pytest's
+    temp folders are private to the user running the tests)."""
+    import shutil
+    import tempfile
+
+    from servers import PostgresCluster
+
+    if PostgresCluster.reason():
+        pytest.skip(PostgresCluster.reason())
+    pytest.importorskip("psycopg")
+    folder = Path(tempfile.mkdtemp(prefix="newscrawl-pg-"))
+    cluster = PostgresCluster(folder)
+    try:
+        cluster.init()
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -5,7 +5,9 @@ A bad site file, an unknown spider, a bad spider argument (``-a max_pages=x``), 
 ``scrapy crawl: <what>: <problem>`` on standard error and exit code 2. A crawl stopped because its store
 could not write, or a feed it could not write, exits with 1, and so does a crawl whose every request
 failed (offline, every host unknown or refusing; a process of a distributed crawl that found no work
-left is not one). Anything else is reported as Scrapy reports it.
+left is not one), and one that lost requests to a Redis outage or records that PostgreSQL never took
+and that could not be spilled (``newscrawl/redis/lost``, ``newscrawl/postgres/lost``). Anything else
+is reported as Scrapy reports it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from scrapy.commands import crawl
 from scrapy.exceptions import UsageError
 
 from newscrawl.crawl.config import ConfigError, on_start_up_error
+from newscrawl.crawl.distributed import REDIS_LOST
 from newscrawl.crawl.feedexport import FEED_FAILED
 from newscrawl.crawl.sites import load_sites
 from newscrawl.crawl.summary import no_response
@@ -27,6 +30,10 @@ logger = logging.getLogger(__name__)
 
 #: exit code of a crawl refused for its configuration (as argparse exits on bad arguments)
 BAD_CONFIG = 2
+#: finish reasons of crawls that failed (exit code 1)
+FAILED_REASONS = (SINK_FAILED, FEED_FAILED, REDIS_LOST)
+#: stats counting what a crawl lost: any of them above 0 gives exit code 1 whatever the finish reason
+LOSS_STATS = ("newscrawl/redis/lost", "newscrawl/postgres/lost")
 
 
 class Command(crawl.Command):
@@ -65,9 +72,9 @@ class Command(crawl.Command):
             return
         if self.crawler_process.bootstrap_failed:
             self.exitcode = 1
-        elif crawler.stats is not None and crawler.stats.get_value("finish_reason") in (
-            SINK_FAILED,
-            FEED_FAILED,
+        elif crawler.stats is not None and (
+            crawler.stats.get_value("finish_reason") in FAILED_REASONS
+            or any(crawler.stats.get_value(key) for key in LOSS_STATS)
         ):
             self.exitcode = 1
         elif crawler.stats is not None and no_response(crawler.stats.get_stats()):

@@ -85,6 +85,11 @@ NEWSCRAWL_REDIS_PREFIX = "newscrawl"
 NEWSCRAWL_REDIS_IDLE_CLOSE = 10.0
 #: seconds between an idle process's looks at the shared queue (Scrapy's engine looks every 5 s)
 NEWSCRAWL_REDIS_POLL_INTERVAL = 0.5
+#: seconds a Redis connect or reply may take: a local Redis answers in well under a millisecond, so this
+#: only bounds how long a dead or hung server holds the reactor per attempt
+NEWSCRAWL_REDIS_TIMEOUT = 2.0
+#: seconds of Redis outage after which the requests held meanwhile are counted lost and the crawl fails
+NEWSCRAWL_REDIS_OUTAGE_LIMIT = 300.0
 
 # -- reporting ---------------------------------------------------------------------------------------------
 #: the crawl's summary and stats as JSON (newscrawl.crawl.summary); None: beside the first local feed file

@@ -28,6 +28,14 @@ Those fixes live in :mod:`newscrawl.crawl.scheduler` (which imports scrapy-redis
   downloader (whatever the per-domain limit), so one process can hoard the frontier: for a crawl of one
   site, keep ``CONCURRENT_REQUESTS`` near ``CONCURRENT_REQUESTS_PER_DOMAIN``.
 * Stats calls pass the spider argument Scrapy deprecated; here they do not.
+* Requests are pickled on the queue, so whoever can write to the Redis runs code in every crawler:
+  here they are JSON (:mod:`newscrawl.crawl.wire`), checked when read; entries that do not parse are
+  dropped and counted.
+* A Redis outage raised in every call (links found meanwhile were lost, the crawl said 'finished') and a
+  hung Redis froze the reactor (30 s timeouts, retried): here calls time out after
+  ``NEWSCRAWL_REDIS_TIMEOUT`` (2 s), requests are held in the process until Redis answers again, and a
+  crawl that loses any ends with ``redis_unavailable`` and exit code 1
+  (``NEWSCRAWL_REDIS_OUTAGE_LIMIT``, 300 s; see :mod:`newscrawl.crawl.scheduler`).
 """
 
 from __future__ import annotations
@@ -50,6 +58,8 @@ from newscrawl.crawl.config import with_defaults
 logger = logging.getLogger(__name__)
 
 URL_SETTING = "NEWSCRAWL_REDIS_URL"
+#: the finish reason of a crawl that gave up on an unreachable Redis (see newscrawl.crawl.scheduler)
+REDIS_LOST = "redis_unavailable"
 
 
 def redis_url(settings: BaseSettings) -> str | None:
@@ -73,7 +83,9 @@ class RedisAddon:
         settings.set("DUPEFILTER_CLASS", "scrapy_redis.dupefilter.RFPDupeFilter", priority="addon")
         settings.set("SCHEDULER_QUEUE_KEY", f"{prefix}:%(spider)s:requests", priority="addon")
         settings.set("SCHEDULER_DUPEFILTER_KEY", f"{prefix}:%(spider)s:dupefilter", priority="addon")
-        settings.set("SCHEDULER_SERIALIZER", "scrapy_redis.picklecompat", priority="addon")
+        # requests cross the network as JSON (newscrawl.crawl.wire), never pickled: the scheduler uses it
+        # whatever SCHEDULER_SERIALIZER says
+        settings.set("SCHEDULER_SERIALIZER", "newscrawl.crawl.wire", priority="addon")
         # into EXTENSIONS whatever its priority: the project's own EXTENSIONS (summary, loop lag) outrank
         # an add-on's setting, and a plain set() here was silently ignored
         idle_close = "newscrawl.crawl.distributed.IdleClose"
