@@ -138,6 +138,10 @@ class PostgresCluster:
         self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop", check=False)
         self.postmaster = None
 
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
     def _processes(self) -> list[int]:
         """The postmaster and its children (backends included)."""
         if self.postmaster is None:

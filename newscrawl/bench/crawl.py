@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from newscrawl.bench.site import SITE_NAME, crawler_env, serve
+from newscrawl.storage.redact import redact, secrets_of
 
 #: records per sink write in the sink benchmark (the pipeline's default batch size)
 SINK_BATCH = 100
@@ -91,7 +92,8 @@ def run_crawl(
         cpu, server_cpu = _children_cpu() - cpu_before, time.process_time() - server_before
         ok = all(p.returncode == 0 for p in procs)
         if not ok:
-            sys.stderr.write("".join(e[-2000:] for e in errors))
+            secrets = set().union(*(secrets_of(str(v)) for v in crawl_settings.values()))
+            sys.stderr.write(redact("".join(e[-2000:] for e in errors), secrets))
         pages = sum(site.hits.values())
         seconds = (site.last_hit or 0.0) - (site.first_hit or 0.0)
         twice = sum(1 for n in site.hits.values() if n > 1)
@@ -220,7 +222,9 @@ def sink_figures(
             spill = workdir / "spill.jsonl"
             out["PostgreSQL"] = time_sink_cpu(lambda: PostgresSink(dsn, spill_path=spill), records)
         except (psycopg.Error, PostgresUnavailable) as e:
-            out["PostgreSQL"] = f"skipped: {str(e).splitlines()[0]}"
+            # libpq may quote the password of a DSN it cannot parse
+            first = (str(e).splitlines() or [type(e).__name__])[0]
+            out["PostgreSQL"] = f"skipped: {redact(first, secrets_of(postgres_dsn))}"
         finally:
             try:
                 with psycopg.connect(postgres_dsn, autocommit=True, connect_timeout=5) as conn:

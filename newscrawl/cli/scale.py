@@ -170,11 +170,16 @@ def add_pg_load(sub: Subparsers) -> None:
 def run_pg_load(args: argparse.Namespace) -> int:
     import os
 
-    from newscrawl.storage.postgres import PostgresSink, PostgresUnavailable, read_spill
+    from newscrawl.storage.postgres import PostgresSink, PostgresUnavailable, check_dsn, read_spill
 
     dsn = args.dsn or os.environ.get("NEWSCRAWL_POSTGRES_DSN")
     if not dsn:
         print("newscrawl pg-load: no DSN (pass --dsn or set NEWSCRAWL_POSTGRES_DSN)", file=sys.stderr)
+        return BAD_INPUT
+    try:
+        check_dsn(dsn)
+    except ValueError as e:
+        print(f"newscrawl pg-load: DSN: {e}", file=sys.stderr)
         return BAD_INPUT
     try:
         batches = [(path, read_spill(path)) for path in args.paths]
@@ -191,9 +196,10 @@ def run_pg_load(args: argparse.Namespace) -> int:
         sink.write(records)
         print(f"{path}: {len(records)} records")
     sink.close()
-    print(f"written {sink.written}, not written {sink.spilled}" +
-          (f" (saved to {sink.spill_path})" if sink.spilled else ""))
-    return FAILED if sink.spilled else OK
+    print(f"written {sink.written}, not written {sink.spilled + sink.lost}" +
+          (f" (saved to {sink.spill_path})" if sink.spilled else "") +
+          (f" ({sink.lost} LOST: the spill file could not be written)" if sink.lost else ""))
+    return FAILED if sink.spilled or sink.lost else OK
 
 
 # --- dedup-eval ------------------------------------------------------------------------------------------

@@ -74,6 +74,9 @@ NEWSCRAWL_POSTGRES_DSN = ""
 NEWSCRAWL_POSTGRES_SPILL = "output/postgres-unwritten.jsonl"
 #: seconds the final flush keeps retrying an unreachable server before spilling
 NEWSCRAWL_POSTGRES_RETRY_SECONDS = 30.0
+#: seconds a PostgreSQL statement may take (an upsert of up to 1,000 rows takes ~0.1 s on a local server)
+#: before it is given up, on the server and in the client, and the connection dropped and retried
+NEWSCRAWL_POSTGRES_TIMEOUT = 10.0
 
 # -- several processes on Redis ----------------------------------------------------------------------------
 #: Redis shared by crawler processes (the environment variable of the same name counts too; '': off)

@@ -11,14 +11,22 @@ final attempt, waiting up to ``retry_seconds`` for the server to come back. What
 written then goes to the JSONL spill file (one record per line, the sink's input), logged at ERROR
 level with its path; so does the queue whenever it outgrows ``max_pending`` records.
 
+A hung server (stopped with SIGSTOP, a network that drops packets) never holds a caller for long: the
+connection is made within ``connect_timeout`` seconds and every statement is given up after ``timeout``
+seconds, on the server (``statement_timeout``) and in the client (:class:`TimedConnection`: a server that
+does not answer at all), which drops the connection and retries as for an outage. A spill file that
+cannot be written loses its records: they are counted in ``lost`` and logged at ERROR level.
+
 The DSN comes from the caller (setting or environment variable ``NEWSCRAWL_POSTGRES_DSN``), never
-from a file in the repository; the password is never logged.
+from a file in the repository; no message shows its password (:mod:`newscrawl.storage.redact`: libpq
+quotes the part of a DSN it cannot parse, which may be the password).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -32,6 +40,7 @@ from psycopg.conninfo import conninfo_to_dict
 from newscrawl.crawl import defaults
 from newscrawl.extract.metadata.dates import parse_stamp
 from newscrawl.storage.base import RECORD_FIELDS
+from newscrawl.storage.redact import redact, secrets_of
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +80,29 @@ class PostgresUnavailable(RuntimeError):
     """The server cannot be reached or refused the connection (one line, without the password)."""
 
 
+class TimedConnection(psycopg.Connection[Any]):
+    """A connection whose every wait for the server ends after ``io_timeout`` seconds (psycopg's
+    ``_WaitTimeout``, an ``OperationalError``): libpq has no read timeout, and a stopped server's kernel
+    still accepts and acknowledges, so without it a statement waits forever."""
+
+    io_timeout: float = defaults.NEWSCRAWL_POSTGRES_TIMEOUT
+
+    def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+        return super().wait(gen, interval=interval, timeout=self.io_timeout if timeout is None else timeout)
+
+
+def check_dsn(dsn: str) -> None:
+    """Raise ``ValueError`` (without libpq's message, which may quote the password) for a DSN libpq
+    cannot parse."""
+    try:
+        conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        raise ValueError(
+            "not a libpq DSN or URL that libpq can parse (its message is not shown: it may quote the "
+            "password); check quoting (password='a b') and percent-encoding (%XX) in URLs"
+        ) from None
+
+
 def describe_dsn(dsn: str) -> str:
     """``host:port/dbname`` of a DSN, for messages (no user, no password).
 
@@ -87,9 +119,9 @@ def describe_dsn(dsn: str) -> str:
     return f"{host}:{parts.get('port') or 5432}/{parts.get('dbname') or parts.get('user') or ''}"
 
 
-def _one_line(error: BaseException) -> str:
+def _one_line(error: BaseException, secrets: set[str] | None = None) -> str:
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    return "; ".join(lines) if lines else type(error).__name__
+    return redact("; ".join(lines), secrets or ()) if lines else type(error).__name__
 
 
 def _instant(value: Any) -> datetime | str | None:
@@ -132,12 +164,15 @@ class PostgresSink:
         backoff: float = DEFAULT_BACKOFF,
         max_pending: int = DEFAULT_MAX_PENDING,
         connect_timeout: int = DEFAULT_CONNECT_TIMEOUT,
+        timeout: float = defaults.NEWSCRAWL_POSTGRES_TIMEOUT,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if not dsn:
             raise ValueError("PostgresSink needs a DSN (NEWSCRAWL_POSTGRES_DSN)")
         self.dsn = dsn
+        self.secrets = secrets_of(dsn)
         self.where = describe_dsn(dsn)
+        self.timeout = timeout
         self.spill_path = Path(spill_path)
         self.retry_seconds = retry_seconds
         self.backoff = backoff
@@ -148,17 +183,25 @@ class PostgresSink:
         self._pending: list[dict[str, Any]] = []
         self._delay = backoff
         self._next_attempt = 0.0
+        self._spill_lock = threading.Lock()
         self.written = 0
         self.spilled = 0
+        #: records neither written nor spilled (the spill file could not be written)
+        self.lost = 0
         self.reconnects = 0
 
     # -- connection --------------------------------------------------------------------------------
 
     def _connect(self) -> psycopg.Connection[Any]:
         try:
-            conn = psycopg.connect(self.dsn, connect_timeout=self.connect_timeout, autocommit=True)
+            conn = TimedConnection.connect(self.dsn, connect_timeout=self.connect_timeout, autocommit=True)
+            conn.io_timeout = self.timeout
+            milliseconds = str(int(self.timeout * 1000))
+            conn.execute("SELECT set_config('statement_timeout', %s, false)", (milliseconds,))
         except psycopg.Error as e:
-            raise PostgresUnavailable(f"PostgreSQL at {self.where} unreachable: {_one_line(e)}") from None
+            raise PostgresUnavailable(
+                f"PostgreSQL at {self.where} unreachable: {_one_line(e, self.secrets)}"
+            ) from None
         return conn
 
     def open(self) -> None:
@@ -246,14 +289,14 @@ class PostgresSink:
             self._drop_connection()
             logger.warning(
                 "PostgreSQL at %s: write failed (%s); %d records queued, retrying in %.1f s",
-                self.where, _one_line(e), self.pending, self._delay,
+                self.where, _one_line(e, self.secrets), self.pending, self._delay,
             )
             self._next_attempt = time.monotonic() + self._delay
             self._delay = min(self._delay * 2, MAX_BACKOFF)
             return False
         except psycopg.Error as e:
             # the server is up but refuses the rows (a value it cannot store): never retried, kept aside
-            self.spill(f"rejected by the server: {_one_line(e)}")
+            self.spill(f"rejected by the server: {_one_line(e, self.secrets)}")
             return True
         self._delay = self.backoff
         self._next_attempt = 0.0
@@ -307,17 +350,32 @@ class PostgresSink:
         """Append the queue to the spill file and empty it; log loudly where the records went."""
         if not self._pending:
             return None
-        self.spill_path.parent.mkdir(parents=True, exist_ok=True)
-        with self.spill_path.open("a", encoding="utf-8") as f:
-            for r in self._pending:
-                f.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
-        count = len(self._pending)
-        self.spilled += count
-        self._pending = []
+        records, self._pending = self._pending, []
+        return self.spill_records(records, reason)
+
+    def spill_records(self, records: Sequence[Mapping[str, Any]], reason: str) -> Path | None:
+        """Append ``records`` to the spill file (safe from several threads); when the file cannot be
+        written they are counted in ``lost`` and None is returned. Logged at ERROR level either way."""
+        if not records:
+            return None
+        with self._spill_lock:
+            try:
+                self.spill_path.parent.mkdir(parents=True, exist_ok=True)
+                with self.spill_path.open("a", encoding="utf-8") as f:
+                    for r in records:
+                        f.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
+            except OSError as e:
+                self.lost += len(records)
+                logger.error(
+                    "PostgreSQL at %s: %d records LOST (%s) and the spill file %s cannot be written: %s",
+                    self.where, len(records), reason, self.spill_path, e.strerror or e,
+                )
+                return None
+            self.spilled += len(records)
         logger.error(
             "PostgreSQL at %s: %d records NOT WRITTEN (%s); saved to %s -- load them again with "
             "`newscrawl pg-load %s`",
-            self.where, count, reason, self.spill_path.resolve(), self.spill_path,
+            self.where, len(records), reason, self.spill_path.resolve(), self.spill_path,
         )
         return self.spill_path
 

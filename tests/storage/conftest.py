@@ -1,16 +1,15 @@
 """Fixtures for the real PostgreSQL and Redis servers on this machine; tests skip, saying why, without them.
 
-``NEWSCRAWL_TEST_POSTGRES_DSN`` and ``NEWSCRAWL_TEST_REDIS_URL`` point them elsewhere.
+``NEWSCRAWL_TEST_POSTGRES_DSN`` and ``NEWSCRAWL_TEST_REDIS_URL`` point them elsewhere. These servers are
+shared and never stopped: tests of outages use servers of their own (``private_postgres``,
+``private_redis`` in tests/conftest.py).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -47,40 +46,5 @@ def pg_dsn() -> Iterator[str]:
     try:
         yield f"{POSTGRES_DSN} options='-csearch_path={schema}'"
     finally:
-        ensure_postgres_running()
         with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
-def _cluster() -> tuple[str, str] | None:
-    versions = sorted(Path("/etc/postgresql").glob("*/main")) if Path("/etc/postgresql").is_dir() else []
-    if not versions or shutil.which("pg_ctlcluster") is None:
-        return None
-    return versions[-1].parent.name, "main"
-
-
-def restart_reason() -> str | None:
-    if _cluster() is None:
-        return "no local cluster to restart (pg_ctlcluster and /etc/postgresql/*/main needed)"
-    if os.geteuid() != 0:
-        return "restarting PostgreSQL needs root"
-    return None
-
-
-def pg_ctl(action: str) -> None:
-    cluster = _cluster()
-    assert cluster is not None
-    subprocess.run(
-        ["pg_ctlcluster", "--skip-systemctl-redirect", *cluster, action],
-        check=True, capture_output=True, timeout=60,
-    )
-
-
-def ensure_postgres_running() -> None:
-    """Start the local cluster again if a test left it stopped."""
-    if _cluster() is None or postgres_reason() is None:
-        return
-    try:
-        pg_ctl("start")
-    except subprocess.CalledProcessError:
-        pass

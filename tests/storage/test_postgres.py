@@ -7,8 +7,6 @@ from datetime import UTC
 
 import pytest
 
-from .conftest import pg_ctl, restart_reason
-
 psycopg = pytest.importorskip("psycopg")
 
 from newscrawl.storage.postgres import (  # noqa: E402
@@ -112,13 +110,19 @@ def test_rows_the_server_rejects_are_spilled_not_retried(sink, tmp_path):
     assert json.loads((tmp_path / "spill.jsonl").read_text())["published_at"] == "not a time at all"
 
 
-@pytest.mark.skipif(restart_reason() is not None, reason=restart_reason() or "")
-def test_no_record_lost_when_the_server_restarts_mid_write(sink):
+def private_sink(cluster, tmp_path, **options) -> PostgresSink:
+    s = PostgresSink(cluster.dsn, spill_path=tmp_path / "spill.jsonl", backoff=0.1, **options)
+    s.open()
+    return s
+
+
+def test_no_record_lost_when_the_server_restarts_mid_write(private_postgres, tmp_path):
+    sink = private_sink(private_postgres, tmp_path, retry_seconds=20)
     restarted = threading.Event()
 
     def restart():
         time.sleep(0.3)
-        pg_ctl("restart")
+        private_postgres.restart()
         restarted.set()
 
     thread = threading.Thread(target=restart)
@@ -133,6 +137,32 @@ def test_no_record_lost_when_the_server_restarts_mid_write(sink):
     assert sink.flush(wait=20)
     assert sink.count() == n and sink.spilled == 0
     assert sink.reconnects >= 1
+    sink.close()
+
+
+def test_a_hung_server_does_not_hold_a_write(private_postgres, tmp_path, caplog):
+    sink = private_sink(private_postgres, tmp_path, timeout=0.5, connect_timeout=1, retry_seconds=30)
+    sink.write([rec(0)])
+    private_postgres.hang()
+    try:
+        sink.write([rec(1), rec(2)])  # without a client-side timeout this waits as long as the server hangs
+        assert sink.pending == 2
+        assert "write failed" in caplog.text
+    finally:
+        private_postgres.resume()
+    assert sink.flush(wait=30)
+    assert sink.count() == 3 and sink.spilled == sink.lost == 0
+    sink.close()
+
+
+def test_records_are_counted_lost_when_the_spill_file_cannot_be_written(tmp_path, caplog):
+    (tmp_path / "file").write_text("")
+    spill = tmp_path / "file" / "spill.jsonl"  # under a file: cannot be made
+    s = PostgresSink(UNREACHABLE, spill_path=spill, retry_seconds=0, connect_timeout=1)
+    s.write([rec(1), rec(2)])
+    s.close()
+    assert (s.lost, s.spilled) == (2, 0)
+    assert "2 records LOST" in caplog.text
 
 
 def test_pg_load_writes_a_spill_file(pg_dsn, tmp_path, capsys):
@@ -185,3 +215,29 @@ def test_pipeline_takes_the_dsn_from_the_environment(monkeypatch, pg_dsn, tmp_pa
     check.open()
     assert check.count() == 5
     check.close()
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"NEWSCRAWL_POSTGRES_SPILL": "{tmp}/file/spill.jsonl"},
+         "NEWSCRAWL_POSTGRES_SPILL: cannot create the folder"),
+        ({"NEWSCRAWL_POSTGRES_TIMEOUT": "0"}, "NEWSCRAWL_POSTGRES_TIMEOUT: must be a positive number"),
+        ({"NEWSCRAWL_POSTGRES_RETRY_SECONDS": "nan"}, "NEWSCRAWL_POSTGRES_RETRY_SECONDS: must be a number"),
+        ({"NEWSCRAWL_POSTGRES_DSN": "host=h password=S3cret PWtail"},
+         "NEWSCRAWL_POSTGRES_DSN: not a libpq DSN"),
+    ],
+)
+def test_pipeline_settings_are_checked_at_start_up(tmp_path, settings, message):
+    from scrapy.utils.misc import build_from_crawler
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.crawl.config import ConfigError
+    from newscrawl.pipelines.postgres import PostgresPipeline
+
+    (tmp_path / "file").write_text("")
+    values = {"NEWSCRAWL_POSTGRES_DSN": UNREACHABLE, "NEWSCRAWL_POSTGRES_SPILL": f"{tmp_path}/spill.jsonl"}
+    values |= {k: v.replace("{tmp}", str(tmp_path)) for k, v in settings.items()}
+    with pytest.raises(ConfigError) as error:
+        build_from_crawler(PostgresPipeline, get_crawler(settings_dict=values))
+    assert str(error.value).startswith(message) and "S3cret" not in str(error.value)
