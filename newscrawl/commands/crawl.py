@@ -5,8 +5,9 @@ A bad site file, an unknown spider, a bad spider argument (``-a max_pages=x``), 
 ``scrapy crawl: <what>: <problem>`` on standard error and exit code 2. A crawl stopped because its store
 could not write, or a feed it could not write, exits with 1, and so does a crawl whose every request
 failed (offline, every host unknown or refusing; a process of a distributed crawl that found no work
-left is not one), and one that lost requests to a Redis outage or records that PostgreSQL never took
-and that could not be spilled (``newscrawl/redis/lost``, ``newscrawl/postgres/lost``). Anything else
+left is not one), and one that lost requests to a Redis outage or left records out of PostgreSQL,
+spilled to a file or lost (``newscrawl/redis/lost``, ``newscrawl/postgres/spilled``,
+``newscrawl/postgres/lost``). Anything else is reported as Scrapy reports it.
 is reported as Scrapy reports it.
 """
 
@@ -33,7 +34,7 @@ BAD_CONFIG = 2
 #: finish reasons of crawls that failed (exit code 1)
 FAILED_REASONS = (SINK_FAILED, FEED_FAILED, REDIS_LOST)
 #: stats counting what a crawl lost: any of them above 0 gives exit code 1 whatever the finish reason
-LOSS_STATS = ("newscrawl/redis/lost", "newscrawl/postgres/lost")
+LOSS_STATS = ("newscrawl/redis/lost", "newscrawl/postgres/lost", "newscrawl/postgres/spilled")
 
 
 class Command(crawl.Command):

@@ -104,3 +104,19 @@ def test_a_hung_server_does_not_freeze_the_crawl(private_postgres, tmp_path):
         text = finish(proc, log, tmp_path, private_postgres.dsn)
     assert during > 0, "no page was fetched while PostgreSQL hung"
     assert "write failed" in text and "timeout expired" in text, text[-3000:]
+
+
+def test_a_server_gone_at_the_end_spills_and_fails_the_crawl(private_postgres, tmp_path):
+    with serve(articles=ARTICLES, per_page=25, delay=0.01) as site:
+        proc, log = start_crawl(tmp_path, site, private_postgres.dsn, NEWSCRAWL_POSTGRES_RETRY_SECONDS=1)
+        wait_for_hits(site, 40, proc)
+        private_postgres.stop()
+        proc.wait(timeout=120)
+    text = log[0] if log else ""
+    assert proc.returncode == 1, text[-3000:]
+    private_postgres.start()
+    with psycopg.connect(private_postgres.dsn) as conn:
+        stored = conn.execute("SELECT count(*) FROM articles").fetchone()[0]
+    spilled = (tmp_path / "spill.jsonl").read_text(encoding="utf-8").splitlines()
+    assert stored + len(spilled) == ARTICLES and spilled
+    assert f"'newscrawl/postgres/spilled': {len(spilled)}" in text and "NOT WRITTEN" in text
