@@ -13,7 +13,6 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -45,11 +44,13 @@ def _open_db(path: str, command: str) -> sqlite3.Connection | None:
 
 
 def _iso_time(text: str) -> str:
-    """An argparse type: an ISO 8601 date or time, kept as written (it is compared as text)."""
+    """An argparse type: an ISO 8601 date or time (``since_utc`` reads it; kept as written)."""
+    from newscrawl.storage.search import since_utc
+
     try:
-        datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an ISO date such as 2026-11-20, got {text!r}") from None
+        since_utc(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
     return text
 
 
@@ -65,7 +66,9 @@ def add_search(sub: Subparsers) -> None:
     p.add_argument("--site", help="only articles of this site (spider name)")
     p.add_argument(
         "--since", type=_iso_time, metavar="DATE",
-        help="only articles published (else crawled) on or after DATE (ISO: 2026-11-20 or 2026-11-20T08:00)",
+        help="only articles published (else crawled) at or after DATE, compared as instants: 2026-11-20, "
+        "20261120, 2026-11-20T08:00+08:00; a date alone is 00:00 UTC, a time without offset UTC (so are "
+        "stored dates and times without offset)",
     )
     p.add_argument("--limit", "-n", type=int, default=10, metavar="N", help="at most N hits (default: 10)")
     p.add_argument("--format", "-f", choices=("text", "jsonl"), default="text")

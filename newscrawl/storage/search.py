@@ -23,6 +23,13 @@ delete, with the values the index holds, in ``articles_fts_stale``, and rows the
 highest rowid indexed; the next sync (the sink's next write, opening a sink, ``newscrawl search``)
 takes both. Until then a deleted article is still left out of results (hits are joined to ``articles``).
 
+``since`` compares instants, not strings: an article's time is its publish time, else its crawl time,
+as SQLite's ``datetime()`` reads it in UTC (``newscrawl.storage.sqlite.WHEN_UTC``; the sink keeps an
+index on that expression, so it is stored and in step whoever writes the rows). A date alone counts as
+00:00 UTC of that day and a time without an offset as UTC (as the PostgreSQL sink stores them); a
+publish time SQLite cannot read counts as missing. :func:`since_utc` reads the ``since`` value the same
+way.
+
 >>> import sqlite3
 >>> db = sqlite3.connect(":memory:")
 >>> _ = db.execute("CREATE TABLE articles (canonical_url TEXT PRIMARY KEY, title TEXT, author TEXT, "
@@ -43,6 +50,9 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from newscrawl.storage.sqlite import WHEN_UTC
 
 from newscrawl.extract.document import strip_text_controls
 
@@ -75,6 +85,7 @@ HIGHLIGHT = ("[", "]")
 ELLIPSIS = "…"
 #: rows read and indexed per statement when the whole table is indexed
 _CHUNK = 500
+_WHEN_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 _COLUMNS = ", ".join(INDEXED)
 _OLD = ", ".join(f"old.{c}" for c in INDEXED)
@@ -279,6 +290,24 @@ def _extends(term: str) -> bool:
     return word is not None and len(word.group()) >= PREFIX_CHARS
 
 
+def since_utc(value: str) -> str:
+    """``value`` (ISO 8601: ``2026-11-20``, ``20261120``, ``2026-11-20T08:00``, with an offset or ``Z``) as
+    the UTC text :data:`WHEN_UTC` gives; a value without an offset is UTC. ``ValueError`` otherwise.
+
+    >>> since_utc("20261120"), since_utc("2026-11-20T08:00:00+08:00"), since_utc("2026-11-20T08:00Z")
+    ('2026-11-20 00:00:00', '2026-11-20 00:00:00', '2026-11-20 08:00:00')
+    """
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ValueError(
+            f"not an ISO 8601 date or time: {value!r} (e.g. 2026-11-20, 20261120, 2026-11-20T08:00+08:00)"
+        ) from None
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    return when.strftime(_WHEN_FORMAT)
+
+
 def search(
     db: sqlite3.Connection,
     query: str,
@@ -290,11 +319,12 @@ def search(
 ) -> list[Hit]:
     """Articles containing every term of ``query``, best first.
 
-    ``site`` keeps one site's articles; ``since`` (ISO date or time) those published, or when the
-    publish time is unknown crawled, at or after it. Rows written since the last sync are not seen
-    (``newscrawl search`` syncs first).
+    ``site`` keeps one site's articles; ``since`` (ISO date or time, see :func:`since_utc`) those
+    published, or when the publish time is unknown crawled, at or after that instant. Rows written
+    since the last sync are not seen (``newscrawl search`` syncs first).
     """
     terms = query_terms(query)
+    since_text = since_utc(since) if since else None
     if not terms:
         return []
     where = [f"{FTS_TABLE} MATCH ?"]
@@ -302,9 +332,9 @@ def search(
     if site:
         where.append("a.site = ?")
         params.append(site)
-    if since:
-        where.append("COALESCE(a.published_at, a.crawled_at) >= ?")
-        params.append(since)
+    if since_text:
+        where.append(f"{WHEN_UTC} >= ?")  # the index has none of these columns: no alias needed
+        params.append(since_text)
     sql = (
         f"SELECT a.canonical_url, a.title, a.author, a.site, a.published_at, a.text, "
         f"bm25({FTS_TABLE}, {TITLE_WEIGHT}, {AUTHOR_WEIGHT}, 1.0) AS score "

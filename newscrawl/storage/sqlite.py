@@ -19,6 +19,11 @@ from newscrawl.storage.base import RECORD_FIELDS
 
 TABLE = "articles"
 
+#: the instant an article is filed under, in UTC, as text ``YYYY-MM-DD HH:MM:SS`` (to the second): its
+#: publish time, else its crawl time, as SQLite's datetime() reads them (a date alone: 00:00 UTC; no
+#: offset: UTC; unreadable: missing). An expression over the row, not a column, so exports and other
+#: writers see the table as it was; an index stores it (_TIME_INDEX)
+WHEN_UTC = "coalesce(datetime(published_at), datetime(crawled_at))"
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS {TABLE} (
     canonical_url TEXT PRIMARY KEY,
@@ -28,6 +33,9 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
 CREATE INDEX IF NOT EXISTS {TABLE}_url ON {TABLE}(url);
 CREATE INDEX IF NOT EXISTS {TABLE}_site ON {TABLE}(site);
 """
+#: the articles' instants in UTC (``search --since``), stored in an index on the expression: made on open,
+#: so a store of an older newscrawl gets it too, and kept in step by SQLite whoever writes the rows
+_TIME_INDEX = f"CREATE INDEX IF NOT EXISTS {TABLE}_when_utc ON {TABLE}({WHEN_UTC})"
 _COLUMNS = RECORD_FIELDS
 _UPSERT = (
     f"INSERT INTO {TABLE} ({', '.join(_COLUMNS)}, first_crawled_at) "
@@ -93,6 +101,7 @@ class SqliteSink:
         for name in RECORD_FIELDS:
             if name not in have:
                 self._db.execute(f"ALTER TABLE {TABLE} ADD COLUMN {name} TEXT")
+        self._db.execute(_TIME_INDEX)
         self._db.commit()
         from newscrawl.storage.search import ensure_search_index, has_search_index  # it imports this module
 

@@ -86,4 +86,4 @@ def test_search_since_must_be_an_iso_date(tmp_path, capsys):
     with pytest.raises(SystemExit) as caught:
         main(["search", "公交", "--db", str(tmp_path / "none.sqlite3"), "--since", "2026-13-01"])
     assert caught.value.code == 2
-    assert "argument --since: expected an ISO date such as 2026-11-20, got '2026-13-01'" in one_line(capsys)
+    assert "argument --since: not an ISO 8601 date or time: '2026-13-01' (e.g. 2026-11-20" in one_line(capsys)

@@ -390,3 +390,67 @@ def test_a_file_that_is_not_a_store_gets_no_half_index(tmp_path, foreign):
     names = [row[0] for row in db.execute("SELECT name FROM sqlite_master")]
     assert names == (["other"] if foreign else [])
     db.close()
+
+
+# -- since: instants, not strings ---------------------------------------------------------------------------
+
+SPELLINGS = [
+    "2026-11-20", "20261120", "2026-11-20T00:00", "2026-11-20T08:00:00+08:00", "2026-11-19T16:00:00-08:00",
+    "2026-11-20T00:00:00Z",
+]
+
+
+@pytest.mark.parametrize("since", SPELLINGS)
+def test_every_spelling_of_one_instant_finds_the_same_articles(sink, since):
+    assert urls(search(sink.db, "harbour", since=since)) == ["4.shtml"]  # 2026-11-20; 3 is 2026-10-01
+
+
+def test_since_compares_instants_across_offsets(tmp_path):
+    s = SqliteSink(tmp_path / "t.sqlite3")
+    s.open()
+    s.write([
+        record(1, "雪 A", "雪", published="2026-11-20T07:30:00+08:00"),  # 2026-11-19 23:30 UTC
+        record(2, "雪 B", "雪", published="2026-11-19T20:30:00-05:00"),  # 2026-11-20 01:30 UTC
+        record(3, "雪 C", "雪", published="2026-11-20T00:30:00"),  # no offset: UTC
+        record(4, "雪 D", "雪", published=None),  # crawled 2026-11-21 00:00 UTC
+        record(5, "雪 E", "雪", published="not a time"),  # unreadable: its crawl time
+    ])
+    found = sorted(urls(search(s.db, "雪", since="2026-11-20T08:00:00+08:00")))  # 2026-11-20 00:00 UTC
+    assert found == ["2.shtml", "3.shtml", "4.shtml", "5.shtml"]
+    assert sorted(urls(search(s.db, "雪", since="2026-11-20T01:00Z"))) == ["2.shtml", "4.shtml", "5.shtml"]
+    s.close()
+
+
+def test_a_date_alone_is_midnight_utc(tmp_path):
+    s = SqliteSink(tmp_path / "t.sqlite3")
+    s.open()
+    s.write([record(1, "雪", "雪", published="2026-11-20")])
+    assert urls(search(s.db, "雪", since="2026-11-20T00:00Z")) == ["1.shtml"]
+    assert urls(search(s.db, "雪", since="2026-11-20T00:00:01Z")) == []
+    s.close()
+
+
+def test_a_bad_since_is_refused():
+    from newscrawl.storage.search import since_utc
+
+    with pytest.raises(ValueError, match="not an ISO 8601 date or time"):
+        since_utc("2026-13-01")
+
+
+def test_a_store_of_an_older_newscrawl_gets_the_time_index_on_open(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE articles (canonical_url TEXT PRIMARY KEY, url TEXT, site TEXT, title TEXT, "
+               "published_at TEXT, crawled_at TEXT)")
+    db.execute("INSERT INTO articles VALUES ('u', 'u', 's', 't', '2026-11-20T08:00:00+08:00', NULL)")
+    db.commit()
+    db.close()
+    s = SqliteSink(path)
+    s.open()
+    index = s.db.execute("SELECT sql FROM sqlite_master WHERE name = 'articles_when_utc'").fetchone()
+    assert index and "datetime(published_at)" in index[0]
+    plan = " ".join(str(r) for r in s.db.execute(
+        "EXPLAIN QUERY PLAN SELECT 1 FROM articles WHERE "
+        "coalesce(datetime(published_at), datetime(crawled_at)) >= '2026-11-20 00:00:00'"))
+    assert "articles_when_utc" in plan
+    s.close()
