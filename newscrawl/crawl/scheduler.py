@@ -111,6 +111,7 @@ class RedisScheduler(Scheduler):  # type: ignore[misc]
         self.backoff = backoff
         self.secrets = secrets or set()
         self.crawler: Crawler | None = None
+        self.df: Any = self.df  # scrapy-redis's, or the RFPDupeFilter made in open()
         #: requests waiting for Redis, in order, each with whether it has passed the shared filters
         self._held: deque[tuple[Request, bool]] = deque()
         #: requests this process crawls itself (they cannot be written as JSON)

@@ -24,7 +24,7 @@ import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
@@ -32,6 +32,9 @@ from scrapy.settings import BaseSettings
 
 from newscrawl.crawl.config import ConfigError, check_output_file, with_defaults
 from newscrawl.pipelines.storage import SinkPipeline
+
+if TYPE_CHECKING:
+    from newscrawl.storage.postgres import PostgresSink
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +56,7 @@ def _seconds(settings: BaseSettings, name: str, zero: bool) -> float:
 
 class PostgresPipeline(SinkPipeline):
     stats_prefix = "newscrawl/postgres"
+    sink: PostgresSink
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
