@@ -328,15 +328,16 @@ class RedisScheduler(Scheduler):  # type: ignore[misc]
         if self._down_since is None:
             return True
         now = time.monotonic()
-        if now - self._down_since > self.outage_limit:
-            self._give_up(f"Redis unreachable for more than {self.outage_limit:.0f} s")
-            return False
-        if now < self._next_try:
+        last_chance = now - self._down_since > self.outage_limit
+        if now < self._next_try and not last_chance:
             return False
         try:
             self.server.ping()
         except REDIS_DOWN as e:
-            self._outage(e)
+            if last_chance:
+                self._give_up(f"Redis unreachable for more than {self.outage_limit:.0f} s")
+            else:
+                self._outage(e)
             return False
         return self._send_held()
 
