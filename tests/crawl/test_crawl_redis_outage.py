@@ -22,7 +22,21 @@ ARTICLES = 120
 OUTAGE = float(os.environ.get("NEWSCRAWL_TEST_REDIS_OUTAGE", "10"))
 
 
-def start_crawl(tmp_path: Path, site, url: str, **extra: object) -> tuple[subprocess.Popen, list[str]]:
+class Log:
+    """A crawler's standard error, read while it runs (a full pipe would stall it)."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.chunks: list[str] = []
+        self.reader = threading.Thread(target=lambda: self.chunks.append(proc.stderr.read()), daemon=True)
+        self.reader.start()
+
+    def text(self) -> str:
+        """All of it, once the crawler has ended."""
+        self.reader.join(timeout=60)
+        return "".join(self.chunks)
+
+
+def start_crawl(tmp_path: Path, site, url: str, **extra: object) -> tuple[subprocess.Popen, Log]:
     site.write_site_file(tmp_path / "sites")
     settings = {
         "NEWSCRAWL_SITES_DIR": tmp_path / "sites", "NEWSCRAWL_SQLITE_PATH": tmp_path / "store.sqlite3",
@@ -35,9 +49,7 @@ def start_crawl(tmp_path: Path, site, url: str, **extra: object) -> tuple[subpro
         args += ["-s", f"{name}={value}"]
     proc = subprocess.Popen(args, cwd=tmp_path, env=crawler_env(), stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
-    log: list[str] = []
-    threading.Thread(target=lambda: log.append(proc.stderr.read()), daemon=True).start()
-    return proc, log
+    return proc, Log(proc)
 
 
 def wait_for_hits(site, count: int, proc: subprocess.Popen, timeout: float = 60) -> None:
@@ -56,9 +68,8 @@ def test_redis_stopped_mid_crawl_loses_no_page(tmp_path, private_redis):
         time.sleep(OUTAGE)
         private_redis.start()
         proc.wait(timeout=180)
-        time.sleep(0.2)
         hits, pages = dict(site.hits), site.pages
-    text = log[0] if log else ""
+    text = log.text()
     assert proc.returncode == 0, text[-3000:]
     assert stopped_at < len(pages), "the outage came after the crawl"
     assert "unreachable" in text and "is back after" in text
@@ -80,7 +91,7 @@ def test_redis_gone_for_good_fails_the_crawl_with_a_count(tmp_path, private_redi
         private_redis.stop()
         gate.set()
         proc.wait(timeout=120)
-    text = log[0] if log else ""
+    text = log.text()
     assert proc.returncode == 1, text[-3000:]
     lists = -(-ARTICLES // 10)  # the home page links every list page
     assert "LOST" in text and f"'newscrawl/redis/lost': {lists}" in text, text[-3000:]

@@ -21,7 +21,21 @@ ARTICLES = 150
 OUTAGE = float(os.environ.get("NEWSCRAWL_TEST_POSTGRES_OUTAGE", "30"))
 
 
-def start_crawl(tmp_path: Path, site, dsn: str, **extra: object) -> tuple[subprocess.Popen, list[str]]:
+class Log:
+    """A crawler's standard error, read while it runs (a full pipe would stall it)."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.chunks: list[str] = []
+        self.reader = threading.Thread(target=lambda: self.chunks.append(proc.stderr.read()), daemon=True)
+        self.reader.start()
+
+    def text(self) -> str:
+        """All of it, once the crawler has ended."""
+        self.reader.join(timeout=60)
+        return "".join(self.chunks)
+
+
+def start_crawl(tmp_path: Path, site, dsn: str, **extra: object) -> tuple[subprocess.Popen, Log]:
     site.write_site_file(tmp_path / "sites")
     settings = {
         "NEWSCRAWL_SITES_DIR": tmp_path / "sites",
@@ -40,9 +54,7 @@ def start_crawl(tmp_path: Path, site, dsn: str, **extra: object) -> tuple[subpro
         args += ["-s", f"{name}={value}"]
     proc = subprocess.Popen(args, cwd=tmp_path, env=crawler_env(), stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
-    log: list[str] = []
-    threading.Thread(target=lambda: log.append(proc.stderr.read()), daemon=True).start()
-    return proc, log
+    return proc, Log(proc)
 
 
 def wait_for_hits(site, count: int, proc: subprocess.Popen, timeout: float = 60) -> None:
@@ -52,10 +64,9 @@ def wait_for_hits(site, count: int, proc: subprocess.Popen, timeout: float = 60)
     assert proc.poll() is None, "the crawl ended before the fault"
 
 
-def finish(proc: subprocess.Popen, log: list[str], tmp_path: Path, dsn: str) -> str:
+def finish(proc: subprocess.Popen, log: Log, tmp_path: Path, dsn: str) -> str:
     proc.wait(timeout=OUTAGE + 120)
-    time.sleep(0.2)
-    text = log[0] if log else ""
+    text = log.text()
     assert proc.returncode == 0, text[-3000:]
     assert not (tmp_path / "spill.jsonl").exists() or not (tmp_path / "spill.jsonl").read_text()
     with psycopg.connect(dsn) as conn:
@@ -112,7 +123,7 @@ def test_a_server_gone_at_the_end_spills_and_fails_the_crawl(private_postgres, t
         wait_for_hits(site, 40, proc)
         private_postgres.stop()
         proc.wait(timeout=120)
-    text = log[0] if log else ""
+    text = log.text()
     assert proc.returncode == 1, text[-3000:]
     private_postgres.start()
     with psycopg.connect(private_postgres.dsn) as conn:
