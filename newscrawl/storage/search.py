@@ -52,9 +52,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from newscrawl.storage.sqlite import WHEN_UTC
-
 from newscrawl.extract.document import strip_text_controls
+from newscrawl.storage.sqlite import WHEN_UTC
 
 logger = logging.getLogger(__name__)
 
