@@ -52,8 +52,8 @@ DOWNLOADER_MIDDLEWARES = {
 }
 # distributed crawling: installs the Redis scheduler when NEWSCRAWL_REDIS_URL is set, nothing otherwise
 ADDONS = {
-    # passwords of NEWSCRAWL_POSTGRES_DSN and NEWSCRAWL_REDIS_URL never reach a log line (first: Scrapy logs
-    # the overridden settings right after the add-ons)
+    # passwords of NEWSCRAWL_POSTGRES_DSN and NEWSCRAWL_REDIS_URL never reach a log line (first, so the
+    # filter is in place before anything else logs)
     "newscrawl.crawl.secrets.RedactAddon": -10,
     "newscrawl.crawl.distributed.RedisAddon": 0,
     # with JOBDIR: a JOBDIR left by a killed crawl has its request queue and seen requests reset

@@ -129,6 +129,10 @@ FLOAT_SETTINGS: dict[str, float] = {
     "NEWSCRAWL_POSTGRES_RETRY_SECONDS": 0.0,
     "NEWSCRAWL_REDIS_POLL_INTERVAL": 0.0,
     "NEWSCRAWL_REDIS_IDLE_CLOSE": 0.0,
+    # 0 is refused by the components themselves (a timeout or limit of 0 s would fail every call)
+    "NEWSCRAWL_REDIS_TIMEOUT": 0.0,
+    "NEWSCRAWL_REDIS_OUTAGE_LIMIT": 0.0,
+    "NEWSCRAWL_POSTGRES_TIMEOUT": 0.0,
 }
 def scrapy_value_problem(name: str, value: Any) -> str | None:
     """What is wrong with ``value`` for Scrapy's numeric setting ``name`` (None: nothing, or not one of
@@ -397,7 +401,10 @@ def check_redis(url: str) -> None:
     try:
         client.ping()
     except redis.RedisError as e:
-        raise ConfigError(f"NEWSCRAWL_REDIS_URL: Redis at {where} unreachable: {e}") from e
+        from newscrawl.storage.redact import redact, secrets_of
+
+        reason = redact(str(e), secrets_of(url))
+        raise ConfigError(f"NEWSCRAWL_REDIS_URL: Redis at {where} unreachable: {reason}") from None
     finally:
         client.close()
 
@@ -408,16 +415,20 @@ def check_postgres(dsn: str) -> None:
         import psycopg
     except ImportError:
         return  # the pipeline says psycopg is missing
-    from newscrawl.storage.postgres import describe_dsn
+    from newscrawl.storage.postgres import check_dsn, describe_dsn
+    from newscrawl.storage.redact import redact, secrets_of
 
+    try:
+        check_dsn(dsn)  # a DSN libpq cannot parse: its message may quote the password
+    except ValueError as e:
+        raise ConfigError(f"NEWSCRAWL_POSTGRES_DSN: {e}") from None
     where = describe_dsn(dsn)
     try:
         psycopg.connect(dsn, connect_timeout=5).close()
-    except psycopg.OperationalError as e:
+    except psycopg.Error as e:
         reason = "; ".join(line.strip() for line in str(e).splitlines() if line.strip())
-        raise ConfigError(f"NEWSCRAWL_POSTGRES_DSN: PostgreSQL at {where} unreachable: {reason}") from e
-    except psycopg.Error as e:  # a DSN libpq cannot parse: its message may quote the password
-        raise ConfigError("NEWSCRAWL_POSTGRES_DSN: not a valid connection string or URL") from e
+        reason = redact(reason, secrets_of(dsn))
+        raise ConfigError(f"NEWSCRAWL_POSTGRES_DSN: PostgreSQL at {where} unreachable: {reason}") from None
 
 
 def check_settings(settings: BaseSettings) -> None:

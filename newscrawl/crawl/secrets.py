@@ -1,7 +1,7 @@
 """Keeps passwords out of a crawl's log: the add-on :class:`RedactAddon` (first in ``ADDONS``).
 
-It puts :class:`~newscrawl.storage.redact.RedactingFilter` on the root log handlers before Scrapy logs
-the overridden settings, told the secrets of every configured server address (``SECRET_SETTINGS``,
+It puts :class:`~newscrawl.storage.redact.RedactingFilter` on the root log handlers before the crawl
+logs anything of its own, told the secrets of every configured server address (``SECRET_SETTINGS``,
 read as settings and as environment variables), so no log line of the crawl shows them.
 """
 

@@ -2,7 +2,7 @@
 
 libpq quotes the part of a DSN it cannot parse, which may be the password
 (``invalid percent-encoded token: "S3cret%zzPW"``, or ``missing "=" after "PWtail"`` for
-``password=S3cret PWtail``), and Scrapy logs overridden settings, DSNs included. So every message about
+``password=S3cret PWtail``), and tracebacks or other libraries may repeat a DSN. So every message about
 a server goes through :func:`redact`, and a crawl's log handlers carry :class:`RedactingFilter`, which
 applies it to every line. Two rules: patterns (a URL's ``user:password@``, a ``password=`` value) and
 known secrets (:func:`secrets_of` a configured DSN or URL: its password and, for a key=value DSN, every

@@ -141,7 +141,7 @@ def test_misspelled_newscrawl_settings_are_warned_with_the_closest_name(tmp_path
             "postgresql://u:S3cret@127.0.0.1:1/test",
             "NEWSCRAWL_POSTGRES_DSN: PostgreSQL at 127.0.0.1:1/test unreachable",
         ),
-        ("NEWSCRAWL_POSTGRES_DSN", "password=S3cret PWtail", "NEWSCRAWL_POSTGRES_DSN: not a valid"),
+        ("NEWSCRAWL_POSTGRES_DSN", "password=S3cret PWtail", "NEWSCRAWL_POSTGRES_DSN: not a libpq DSN"),
     ],
 )
 def test_unreachable_services_are_refused_at_start_up(tmp_path, name, value, problem):
