@@ -40,17 +40,11 @@ from newscrawl.extract.limits import (
     check_tree,
 )
 from newscrawl.extract.listpage import kind_and_entries
-from newscrawl.extract.metadata import (
-    collect_page_meta,
-    find_author,
-    find_modified,
-    find_published,
-    find_title,
-    time_context,
-)
+from newscrawl.extract.metadata import collect_page_meta
+from newscrawl.extract.metadata.stage import find_metadata
 from newscrawl.extract.overrides import compile_field_xpaths, read_fields
 from newscrawl.extract.page import Page
-from newscrawl.extract.result import NOT_FOUND, BodyResult, Extraction, Found, PageKind, freeze
+from newscrawl.extract.result import BodyResult, Extraction, PageKind, freeze
 
 logger = logging.getLogger(__name__)
 
@@ -290,27 +284,13 @@ def _run(
     else:
         kind, entries, kind_figures = known_kind, (), {"reason": "given by the caller"}
     produced_by = str(body.figures.get("chosen", algorithm))
-    failures: dict[str, str] = {}
     given = prepared.overrides
-    title = Found(given["title"], "xpath") if "title" in given else _guarded(
-        "title", failures, find_title, page, body
-    )
-    times = time_context(page, reference=reference_time, timezone=timezone)
-    published = _guarded(
-        "published_at", failures, find_published, page, body,
-        override=given.get("published_at"), context=times,
-    )  # fmt: skip
-    modified = _guarded(
-        "modified_at", failures, find_modified, page, override=given.get("modified_at"), context=times
-    )
-    author = Found(given["author"], "xpath") if "author" in given else _guarded(
-        "author", failures, find_author, page, body
-    )
+    metadata = find_metadata(page, body, reference_time=reference_time, timezone=timezone, overrides=given)
     budget.check("metadata")
     paragraphs = tuple(given["body"].split("\n")) if "body" in given else body.paragraphs
     figures: dict[str, Any] = dict(body.figures)
-    if failures:
-        figures["metadata_failures"] = failures
+    if metadata.failures:
+        figures["metadata_failures"] = dict(metadata.failures)
     # auto classifies by the content it found (seed 000's coarse node is usually one paragraph, which
     # calls most multi-paragraph articles short); the named algorithms report seed 000's classifier.
     page_class = str(body.figures.get("page_class", cls.page_class))
@@ -329,47 +309,20 @@ def _run(
     )
     return Extraction(
         text=strip_text_controls("\n".join(paragraphs)),
-        title=title.value and strip_text_controls(title.value),
-        published_at=published.value,
-        modified_at=modified.value,
-        author=author.value and strip_text_controls(author.value),
+        **{k: strip_text_controls(v) if isinstance(v, str) else v for k, v in metadata.fields.items()},
         algorithm=produced_by,
         page_class=page_class,  # type: ignore[arg-type]
         page_kind=kind,
         url=page.url,
-        language=page.meta.language,
         encoding=prepared.encoding,
         coarse_length=coarse_length,
         node_path=node_path(body.node),
         reason=str(body.figures.get("why", f"algorithm {algorithm!r} requested")),
         figures=freeze(figures),
-        sources=freeze(
-            {
-                "title": title.source,
-                "published_at": published.source,
-                "published_at_zone": getattr(published, "zone", None),
-                "modified_at": modified.source,
-                "author": author.source,
-                **({"text": "xpath"} if "body" in given else {}),
-            }
-        ),
+        sources=freeze({**metadata.sources, **({"text": "xpath"} if "body" in given else {})}),
         entries=entries,
         canonical_link=page.meta.canonical or page.meta.meta.get("og:url"),
     )
-
-
-def _guarded(field: str, failures: dict[str, str], fn: Any, *args: Any, **kwargs: Any) -> Found:
-    """Run one metadata chain; a failure is logged and recorded, and the field left empty."""
-    try:
-        found = fn(*args, **kwargs)
-    except RecursionError:
-        failures[field] = "nested too deeply"
-        return NOT_FOUND
-    except Exception as e:
-        logger.warning("%s extraction failed: %s: %s", field, type(e).__name__, e, exc_info=True)
-        failures[field] = f"{type(e).__name__}: {e}"
-        return NOT_FOUND
-    return found if isinstance(found, Found) else NOT_FOUND
 
 
 def params_of(algorithm: str) -> Mapping[str, Any]:

@@ -3,7 +3,8 @@
 A site file can say where a field is (``[xpath] published_at = "//span[@class='date']"``). ``extract``
 runs those expressions on its tree before noise stripping (``read_fields``) and hands the text to the same
 stages as every other value: the publish and modification times go through the date parser and the page's
-zone, the title and author are cleaned like the chains' values, the body replaces the extracted text.
+zone, the title is cleaned like the chains' values, author, editor and source lose their labels ("作者：",
+"责任编辑：", "来源："), the body replaces the extracted text.
 Expressions are compiled once per set (``compile_field_xpaths`` is cached), so a crawl compiles its
 site's once.
 
@@ -23,7 +24,7 @@ from lxml import etree
 from newscrawl.extract.document import Element, collapse
 
 #: fields an override can give
-FIELDS: tuple[str, ...] = ("title", "published_at", "modified_at", "author", "body")
+FIELDS: tuple[str, ...] = ("title", "published_at", "modified_at", "author", "editor", "source", "body")
 
 #: compiled overrides: (field, expression) pairs
 FieldXPaths = tuple[tuple[str, etree.XPath], ...]

@@ -18,11 +18,13 @@ class PageMeta:
     """What the page says about itself, collected before noise stripping removes <meta> and <script>."""
 
     meta: dict[str, str] = field(default_factory=dict)  # lower-cased name/property/itemprop -> content
+    multi: dict[str, list[str]] = field(default_factory=dict)  # every value of a key given more than once
     json_ld: list[dict] = field(default_factory=list)  # every JSON-LD object, @graph flattened
     title: str | None = None  # the <title> text
     times: list[tuple[str, str]] = field(default_factory=list)  # (datetime attribute or text, where)
     language: str | None = None  # <html lang> or Content-Language meta
     canonical: str | None = None
+    base: str | None = None  # <base href>, against which relative links resolve
 
 
 @dataclass(slots=True)

@@ -52,6 +52,14 @@ class ListEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Image:
+    """A picture of the article: its absolute URL and its caption (figcaption, else alt text), if any."""
+
+    url: str
+    caption: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class BodyResult:
     """What a body-extraction algorithm found.
 
@@ -87,6 +95,13 @@ class Extraction:
     ``canonical_link`` is the canonical URL the page declares (``<link rel=canonical>``, else
     ``og:url``) as written, not checked: :func:`newscrawl.extract.urls.canonical_url` makes a key of it.
     ``error`` is set when the page could not be decoded or parsed; the other fields are then empty.
+
+    People and provenance: ``author`` is who wrote the article (several names joined; ``authors`` keeps
+    them apart), ``editor`` the editor named on the page (责任编辑), ``source`` the organisation or wire
+    service the story comes from (来源, 新华社), ``original_title`` the headline it first ran under (原标题).
+    ``description`` is the page's summary (meta description, else the lead), ``images`` its pictures (the
+    top image first), ``tags`` its keywords and ``section`` the part of the site it sits in. ``language``
+    is the declared language, else the one detected from the text (``sources["language"]`` says which).
     """
 
     text: str = ""
@@ -94,6 +109,14 @@ class Extraction:
     published_at: str | None = None
     modified_at: str | None = None
     author: str | None = None
+    authors: tuple[str, ...] = ()
+    editor: str | None = None
+    source: str | None = None
+    original_title: str | None = None
+    description: str | None = None
+    images: tuple[Image, ...] = ()
+    tags: tuple[str, ...] = ()
+    section: str | None = None
     algorithm: str = ""
     page_class: PageClass = "long"
     page_kind: PageKind = "article"
@@ -120,8 +143,10 @@ class Extraction:
             value = getattr(self, name)
             if isinstance(value, Mapping):
                 value = _thaw(value)
-            elif name == "entries":
+            elif name in ("entries", "images"):
                 value = [asdict(e) for e in value]
+            elif isinstance(value, tuple):
+                value = list(value)
             out[name] = value
         return out
 

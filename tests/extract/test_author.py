@@ -1,4 +1,4 @@
-"""The author-or-source chain (newscrawl.extract.metadata.author), one behaviour per test."""
+"""The author chain (newscrawl.extract.metadata.author), one behaviour per test."""
 
 from __future__ import annotations
 
@@ -127,11 +127,8 @@ def test_link_to_an_author_page():
 
 
 def test_english_by_line_with_two_names():
-    assert author(page(top="By Jane Doe and John Roe", en=True)) == ("Jane Doe and John Roe", "line:writer")
-
-
-def test_source_loses_the_report_link():
-    assert author(page(top="来源：某某晚报 举报")) == ("某某晚报", "line:source")
+    r = extract(page(top="By Jane Doe and John Roe", en=True))
+    assert (r.author, r.authors) == ("Jane Doe; John Roe", ("Jane Doe", "John Roe"))
 
 
 def test_english_by_line_stops_before_the_agency():
@@ -143,7 +140,8 @@ def test_chinese_author_line_loses_the_trailing_time():
 
 
 def test_reporter_names_after_a_paper_name():
-    assert author(page(top="晨光日报记者 王小明 李华")) == ("王小明 李华", "line:writer")
+    r = extract(page(top="晨光日报记者 王小明 李华"))
+    assert (r.author, r.authors, r.sources["author"]) == ("王小明、李华", ("王小明", "李华"), "line:writer")
 
 
 def test_reporter_line_drops_the_place_before_baodao():
@@ -196,17 +194,21 @@ def test_keyword_byline_beats_an_author_box_naming_the_account():
     assert author(page(top=top)) == ("刘洋", "line:writer")
 
 
-def test_editor_when_no_writer_is_named():
-    assert author(page(bottom="（ 责任编辑：陈静 ）")) == ("陈静", "line:editor")
+def test_editor_is_never_the_author():
+    assert author(page(bottom="（ 责任编辑：陈静 ）")) == (None, None)
 
 
-def test_writer_beats_editor_and_source():
+def test_writer_is_the_author_beside_editor_and_source():
     html = page(top="来源：新华网 编辑：周敏", bottom="作者：孙立 钱多多")
-    assert author(html) == ("孙立 钱多多", "line:writer")
+    assert author(html) == ("孙立、钱多多", "line:writer")
 
 
-def test_source_when_no_person_is_named():
-    assert author(page(top="2021-03-05 10:00 来源：新华网")) == ("新华网", "line:source")
+def test_source_is_never_the_author():
+    assert author(page(top="2021-03-05 10:00 来源：新华网")) == (None, None)
+
+
+def test_declared_author_naming_a_newspaper_is_not_the_author():
+    assert author(page(head='<meta property="article:author" content="某某晚报">')) == (None, None)
 
 
 def test_source_keyword_without_colon_in_running_text_is_ignored():

@@ -1,29 +1,29 @@
-"""Author or source: an ordered fallback chain over what the page declares and the lines around the text.
+"""Author: who wrote the article, an ordered fallback chain over what the page declares and the lines
+around the text.
 
-The record has one field for "author or source", filled by the first rule that gives a clean value:
-
-1. ``meta:<key>`` -- meta author, article:author, dc.creator, byl, sailthru.author, parsely-author ...;
+1. ``meta:<key>`` -- meta author, article:author, dc.creator, byl, sailthru.author, parsely-author ...
+   (every tag of a repeated key: several ``<meta name="author">`` are several writers);
    ``meta:enp:author`` -- the ``<!--enpproperty <author>`` record of Chinese portals' CMS.
-2. ``json-ld:author`` -- JSON-LD ``author`` / ``creator`` (a string, ``{"name": ...}`` or a list of them;
-   several names are joined with ``"; "``).
-   A declared author that is only the site's own name (og:site_name, the host, ``data/site_names.txt``) is
-   held back and used only when rules 3-8 find nothing.
+2. ``json-ld:author`` -- JSON-LD ``author`` / ``creator`` (a string, ``{"name": ...}`` or a list of them).
+   A declared author that is only the site's own name (og:site_name, the host, ``data/site_names.txt``), a
+   company or a Chinese news outlet (新京报, 新华社: :func:`is_outlet`) is held back; a site name or company
+   is used only when rules 3-6 find nothing, an outlet never (it is the page's ``source``).
 3. ``byline:itemprop`` / ``byline:rel`` -- ``itemprop="author"`` (its ``itemprop="name"``), ``rel="author"``.
 4. ``line:writer`` -- a writer named in a line near the text (just above the first main paragraph,
    nearest first; the first and last ``EDGE_PARAGRAPHS`` paragraphs; the end of the content node and what
-   follows it): 作者：X, 记者 X, 本报记者 X, 文/X, 执笔：X, "By X" / "Von X", a closing "（X 上海报道）",
-   "08:19 [ X ]", forum "本贴由X于" / "X 发表于".
+   follows it): 作者：X, 记者 X, 本报记者 X, 文/X, 撰文：X, 执笔：X, "By X" / "Von X", a closing
+   "（X 上海报道）", "08:19 [ X ]", forum "本贴由X于" / "X 发表于".
 5. ``byline:class`` / ``byline:link`` -- an element near the text whose class or id says byline or author,
    a link to an author page ("/author/x/"). After rule 4 because portals' author boxes name the account
    that posted, not the reporter.
 6. ``line:name`` -- a line that is only a name: a Chinese name among the ``ABOVE_NAME_LINES`` lines above
    the text, or a two-to-three-word Latin name closing the content node.
-7. ``line:editor`` -- 责任编辑：X, 编辑：X (the person answerable for the page when no writer is named).
-8. ``line:source`` / ``meta:source`` -- 来源：X, the outlet the story comes from.
 
-So a person beats an outlet: writer, then editor, then source (the order chinese-wce's annotators follow).
-Values lose trailing noise (dates, times, "[打印]", "字号" ...), are capped at ``MAX_AUTHOR_CHARS`` and
-rejected when they are dates, URLs, account slugs, placeholders ("null", "admin") or only punctuation.
+The editor (责任编辑) and the source (来源) are never the author: they are fields of their own
+(:mod:`newscrawl.extract.metadata.credits`). Values lose labels ("作者：") and trailing noise (dates,
+times, "[打印]", "字号" ...), are capped at ``MAX_AUTHOR_CHARS`` and rejected when they are dates, URLs,
+e-mail addresses, account slugs, placeholders ("null", "admin") or only punctuation.
+:func:`split_names` turns a value into the list of names (``Extraction.authors``).
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ META_AUTHOR_KEYS: tuple[str, ...] = (
     "citation_author",
     "dc.author",
 )
-#: meta keys naming the outlet the story comes from (Chinese portals), best first
-META_SOURCE_KEYS: tuple[str, ...] = ("source", "contentsource", "mediaid", "dc.source")
+#: meta keys whose values are "Last, First" (scholarly citation tags), turned round to "First Last"
+CITATION_KEYS: frozenset[str] = frozenset({"citation_author", "dc.creator", "dc:creator"})
 #: longest author-or-source value kept (a byline of several names fits; a sentence does not)
 MAX_AUTHOR_CHARS = 80
 #: paragraphs at each end of the main text searched for bylines
@@ -84,6 +84,8 @@ ABOVE_NAME_LINES = 3
 MAX_NAME_LINE = 40
 #: at most this many names in one byline
 MAX_NAMES = 6
+#: at most this many names taken from a declared list (JSON-LD; fundus has a page with nine)
+MAX_LIST_NAMES = 12
 
 #: words that follow 记者 in page furniture and running text, where no name follows ("记者调查", "记者了解到")
 NOT_AFTER_REPORTER = (
@@ -104,10 +106,12 @@ _WRITER = re.compile(
     rf"(?:作者(?!简介|介绍)|撰文|执笔人?|撰稿人?|特约记者|本报记者|记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／]|文\s*[:：]|"
     r"[Aa]uthor\s*:|Autor(?:in)?\s*:)\s*[:：]?\s*"
 )
-#: editor keywords
-_EDITOR = re.compile(r"(?:责任编辑|责编|编辑|主编)\s*[:：]?\s*")
+#: editor keywords (the value follows; "编辑部", "编辑推荐" are not credits)
+EDITOR_KEYWORD = re.compile(
+    r"(?:责任编辑|責任編輯|责编|編輯|编辑|主编)(?!部|推荐|精选|部落|器)\s*(?P<colon>[:：])?\s*"
+)
 #: source keywords (a colon is required: "来源" alone is common in running text)
-_SOURCE = re.compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*")
+SOURCE_KEYWORD = re.compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*")
 #: writer patterns with the name as group 1: "2004年7月16日08:19 [ 黄宇 ]" (a bracketed name after the
 #: time), forum posts "本贴由大卫于2005年…" and "ggjjzhzz 发表于 2005-9-15"
 _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
@@ -117,7 +121,7 @@ _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
 )
 #: cheap pre-filter: a line without any of these cannot hold a byline
 _ANY_KEY = re.compile(
-    r"作者|撰|执笔|记者|通讯员|实习生|编|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|本[贴帖]由|发表于|發表於|posted|"
+    r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|本[贴帖]由|发表于|發表於|posted|"
     r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s"
 )
 #: English and European bylines at the start of a line
@@ -149,6 +153,7 @@ _FURNITURE = re.compile(
 )
 #: values that are placeholders or account handles rather than names
 _PLACEHOLDER = re.compile(r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author)$|^@", re.I)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _SLUG = re.compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")
 _DIGITS = re.compile(r"\d{4}")
 #: leftovers of markup or code: a value with these is not a name
@@ -162,7 +167,14 @@ _VALUE_END = re.compile(
     r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|举报|整合|电\b|讯\b|"
     r"\b(?:Veröffentlicht|Aktualisiert|Published|Updated|Stand|Posted|Archiv|Weitere)\b)"
 )
-_NAME_SPLIT = re.compile(r"[\s\u3000、,，;；/／]+|\band\b|&|和|及")
+_NAME_SPLIT = re.compile(r"[\s\u3000、,，;；/／_（）()【】\[\]]+|\band\b|&|和|及")
+#: separators between the names of a list: punctuation, "&", and "and" in the languages of the datasets
+_LIST_SEP = re.compile(r"\s*[;；、,，&]\s*|\s+(?:and|und|y|et|e|og|och|en|i|und|AND|UND)\s+")
+#: a Chinese news outlet or wire service: a declared "author" like this is the page's source, not a writer
+_OUTLET = re.compile(
+    rf"^[{_CJK}A-Za-z]{{1,12}}(?:日报|晚报|早报|晨报|商报|时报|周刊|杂志|报社|报|通讯社|新闻社|社|网|网站|"
+    rf"电视台|广播电台|台|客户端|新闻|传媒|集团|频道|在线|媒体)$"
+)
 _CJK_NAME = re.compile(rf"^[{_CJK}·•]{{2,4}}$")
 _UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
 _LATIN_WORD = rf"[{_UPPER}][\w.'’-]*"
@@ -198,6 +210,8 @@ def clean_value(value: str | None) -> str | None:
     if not value or len(value) > MAX_AUTHOR_CHARS or _URL.search(value) or _DATE_ONLY.match(value):
         return None
     if _PLACEHOLDER.match(value) or _SLUG.match(value) or _MARKUP.search(value) or _DIGITS.search(value):
+        return None
+    if _EMAIL.search(value):
         return None
     if not any(ch.isalpha() for ch in value):
         return None
@@ -247,8 +261,7 @@ def _json_ld_author(meta: PageMeta) -> str | None:
             if cleaned and cleaned not in names:
                 names.append(cleaned)
         if names:
-            joined = "; ".join(names)
-            return joined if len(joined) <= MAX_AUTHOR_CHARS else names[0]
+            return join_names(n for name in names[:MAX_LIST_NAMES] for n in split_names(name))
     return None
 
 
@@ -277,7 +290,7 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     rel: str | None = None
     linked: str | None = None
     marked: str | None = None
-    for i in _near_indexes(page, body):
+    for i in near_indexes(page, body):
         el = elements[i]
         get = el.get
         if get("itemprop") in ("author", "creator"):
@@ -308,7 +321,7 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     return Found(linked, "byline:link") if linked else NOT_FOUND
 
 
-def _near_indexes(page: Page, body: BodyResult) -> list[int]:
+def near_indexes(page: Page, body: BodyResult) -> list[int]:
     """Pre-order indexes around the text: ``MARKUP_ELEMENTS`` before the first main paragraph to
     ``EDGE_ELEMENTS`` after it, and ``EDGE_ELEMENTS`` either side of the content node's end."""
     stats = page.stats
@@ -454,6 +467,54 @@ def site_name_like(text: str) -> bool:
     return name_key(text) in site_names()
 
 
+def is_outlet(value: str) -> bool:
+    """True when ``value`` names a Chinese news outlet or wire service rather than a person.
+
+    >>> is_outlet("新京报"), is_outlet("新华社"), is_outlet("澎湃新闻"), is_outlet("张三")
+    (True, True, True, False)
+    """
+    return bool(_OUTLET.match(value.replace(" ", ""))) or site_name_like(value)
+
+
+def split_names(value: str | None) -> tuple[str, ...]:
+    """The names in an author value, in order, without repeats.
+
+    >>> split_names("Jane Doe and John Roe"), split_names("王建宏 张文攀"), split_names("甲乙丙、丁戊")
+    (('Jane Doe', 'John Roe'), ('王建宏', '张文攀'), ('甲乙丙', '丁戊'))
+    """
+    if not value:
+        return ()
+    parts = [p.strip(_STRIP) for p in _LIST_SEP.split(value)]
+    names: list[str] = []
+    for part in parts:
+        words = part.split()
+        if len(words) > 1 and all(_CJK_NAME.match(w) for w in words):
+            pieces = words  # Chinese names are listed with spaces between them
+        else:
+            pieces = [part]
+        names.extend(p for p in pieces if p and p not in names)
+    return tuple(names)
+
+
+def join_names(names: Iterable[str]) -> str:
+    """One author string of ``names``: "、" between Chinese names, "; " between others.
+
+    >>> join_names(["王建宏", "张文攀"]), join_names(["Jane Doe", "John Roe"])
+    ('王建宏、张文攀', 'Jane Doe; John Roe')
+    """
+    names = list(names)
+    cjk = all(_CJK_NAME.match(n) for n in names)
+    return ("、" if cjk else "; ").join(names)
+
+
+def _turn_citation(value: str) -> str:
+    """"Brazil, Rachel" -> "Rachel Brazil" (the form of scholarly citation tags)."""
+    last, sep, first = value.partition(",")
+    if sep and last.strip() and first.strip() and "," not in first and len(last.split()) == 1:
+        return f"{first.strip()} {last.strip()}"
+    return value
+
+
 def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
     """A writer named by a keyword (作者, 记者, By ...) in ``lines``, or in brackets closing the text."""
     for line in lines:
@@ -477,19 +538,13 @@ def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
     return NOT_FOUND
 
 
-def _other_line(lines: list[str], above: Iterable[str], closing: Iterable[str]) -> Found:
-    """A bare name by the text, else an editor, else a source."""
+def _name_line(above: Iterable[str], closing: Iterable[str]) -> Found:
+    """A line by the text that is only a person's name."""
     # a bare Latin-script name only when closing the text: above it, headings look the same
     for line, latin in [*((x, False) for x in above), *((x, True) for x in closing)]:
         value = _name_only(line, latin)
         if value:
             return Found(value, "line:name")
-    for line in lines:
-        for value in _keyword_values(line, _EDITOR, people=True):
-            return Found(value, "line:editor")
-    for line in lines:
-        for value in _keyword_values(line, _SOURCE, people=False):
-            return Found(value, "line:source")
     return NOT_FOUND
 
 
@@ -509,40 +564,79 @@ def _line_ends(lines: list[str]) -> list[str]:
     return out
 
 
-def find_author(page: Page, body: BodyResult) -> Found:
-    """The page's author or source by the chain in the module docstring; ``Found()`` when none."""
+def keyword_lines(lines: Iterable[str]) -> list[str]:
+    """The lines that may hold a byline, a credit or a source (the cheap pre-filter)."""
+    return [line for line in _line_ends(list(lines)) if _ANY_KEY.search(line)]
+
+
+def keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterator[str]:
+    """Values following ``pattern`` in ``line``: names (``people``) or a cleaned value."""
+    return _keyword_values(line, pattern, people)
+
+
+def names_after(run: str) -> str | None:
+    """The leading run of person names in ``run`` (see :func:`_names`)."""
+    return _names(run)
+
+
+def _declared(meta: PageMeta) -> Iterator[tuple[str, str]]:
+    """(key, cleaned value) of every declared author meta tag, best key first."""
+    for key in META_AUTHOR_KEYS:
+        raw = meta.multi.get(key) or ([meta.meta[key]] if key in meta.meta else [])
+        for item in raw:
+            value = clean_value(_turn_citation(item) if key in CITATION_KEYS else item)
+            if value:
+                yield key, value
+
+
+def declared_outlets(page: Page) -> Iterator[Found]:
+    """Declared authors (meta, JSON-LD) that name a news outlet: the page's source, not its writer."""
+    for key, value in _declared(page.meta):
+        if is_outlet(value):
+            yield Found(value, f"meta:{key}")
+    value = _json_ld_author(page.meta)
+    if value and is_outlet(value):
+        yield Found(value, "json-ld:author")
+
+
+def find_author(
+    page: Page, body: BodyResult, near: tuple[list[str], list[str], list[str]] | None = None
+) -> Found:
+    """The page's writer by the chain in the module docstring; ``Found()`` when none.
+
+    ``near`` is :func:`near_lines` of the page when the caller has it already.
+    """
     meta = page.meta
     site = SiteContext(meta, page.url)
-    outlet: Found = NOT_FOUND  # a declared "author" that is only the site's own name
-    for key in META_AUTHOR_KEYS:
-        value = clean_value(meta.meta.get(key))
-        if value:
-            if not (site.is_site(value) or _ORGANISATION.search(value)):
-                return Found(value, f"meta:{key}")
-            outlet = outlet or Found(value, f"meta:{key}")
+    held: Found = NOT_FOUND  # a declared "author" that is only the site's own name or a company
+    declared: dict[str, list[str]] = {}
+    for key, value in _declared(meta):
+        if is_outlet(value):
+            continue
+        if site.is_site(value) or _ORGANISATION.search(value):
+            held = held or Found(value, f"meta:{key}")
+        elif value not in declared.setdefault(key, []):
+            declared[key].append(value)
+    if declared:
+        key, values = next(iter(declared.items()))
+        return Found(join_names(n for v in values for n in split_names(v)), f"meta:{key}")
     enp = enp_properties(page.html).get("author")
     if enp:
         value = _names(_WRITER.sub("", enp, count=1)) or clean_value(enp)
-        if value:
+        if value and not is_outlet(value):
             return Found(value, "meta:enp:author")
     value = _json_ld_author(meta)
-    if value:
+    if value and not is_outlet(value):
         if not (site.is_site(value) or _ORGANISATION.search(value)):
             return Found(value, "json-ld:author")
-        outlet = outlet or Found(value, "json-ld:author")
+        held = held or Found(value, "json-ld:author")
     markup = _byline_markup(page, body)
     if markup.source in ("byline:itemprop", "byline:rel"):
         return markup
-    lines, above, closing = near_lines(page, body)
-    lines = [line for line in _line_ends(lines) if _ANY_KEY.search(line)]
+    lines, above, closing = near if near is not None else near_lines(page, body)
+    lines = keyword_lines(lines)
     # a keyword byline beats class markup (portals' "author" boxes often name the account, not the writer)
-    found = _writer_line(lines, body.paragraphs) or markup or _other_line(lines, above, closing)
+    found = _writer_line(lines, body.paragraphs) or markup or _name_line(above, closing)
     if found:
         return found
-    if outlet:
-        return outlet
-    for key in META_SOURCE_KEYS:
-        value = clean_value(meta.meta.get(key))
-        if value:
-            return Found(value, f"meta:{key}")
-    return NOT_FOUND
+    return held

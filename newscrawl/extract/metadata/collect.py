@@ -20,6 +20,7 @@ _TIME = etree.XPath("//time[@datetime or @pubdate]|//*[@itemprop='datePublished'
 _CANONICAL = etree.XPath(
     "//link[translate(normalize-space(@rel), 'CANONICAL', 'canonical') = 'canonical'][@href]/@href"
 )
+_BASE = etree.XPath("(//base[@href])[1]/@href")
 #: JSON-LD blocks larger than this are not parsed (they are data dumps, not article metadata)
 JSON_LD_MAX_CHARS = 500_000
 
@@ -43,8 +44,12 @@ def collect_page_meta(root: Element) -> PageMeta:
         if key:
             key = key.strip().lower()
             value = collapse(el.get("content", ""))
-            if value and key not in pm.meta:
+            if not value:
+                continue
+            if key not in pm.meta:
                 pm.meta[key] = value
+            elif value != pm.meta[key]:  # a repeated tag (several authors, article:tag, og:image)
+                pm.multi.setdefault(key, [pm.meta[key]]).append(value)
     for el in _JSON_LD(root):
         raw = el.text or ""
         if not raw.strip() or len(raw) > JSON_LD_MAX_CHARS:
@@ -65,4 +70,6 @@ def collect_page_meta(root: Element) -> PageMeta:
     pm.language = pm.language or None
     canon = _CANONICAL(root)
     pm.canonical = strip_text_controls(canon[0]).strip() or None if canon else None
+    base = _BASE(root)
+    pm.base = base[0].strip() or None if base else None
     return pm

@@ -1,0 +1,225 @@
+"""People and provenance besides the writer: editor, source and original title, each an ordered chain.
+
+Editor (``Extraction.editor``), the person answerable for the page on Chinese portals:
+
+1. ``line:editor`` -- 责任编辑：X, 责编 X, 编辑：X in the lines by the text (:func:`author.near_lines`,
+   nearest first); without a colon the name must start with a common surname ("编辑推荐" is no credit).
+2. ``page:editor`` -- the same anywhere on the page (portals put it after the text, sometimes far below
+   it, and body cleaning may have removed the line from the text).
+
+Source (``Extraction.source``), the organisation or wire service the story comes from:
+
+1. ``line:source`` -- 来源：X, 本文来源：X, 稿源：X in the lines by the text.
+2. ``byline:source`` -- an element by the text whose class or id names the source ("source",
+   "media_name": sina's ``<a class="source">新京报</a>``).
+3. ``page:source`` -- 来源：X anywhere on the page.
+4. ``dateline`` -- a wire dateline opening the text: "新华社北京5月3日电", "中新网5月3日电",
+   "WASHINGTON (AP) —", "(Reuters) -".
+5. ``meta:<key>`` -- meta source, contentsource, mediaid, dc.source; then a declared author that names
+   an outlet (sina's ``article:author`` is the newspaper).
+
+Original title (``Extraction.original_title``): ``line:original-title`` -- 原标题：X in the lines by
+the text or the first paragraphs, else ``page:original-title`` anywhere on the page.
+
+The whole page is read with one XPath over its text nodes, so the fallbacks stay cheap.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lxml import etree
+
+from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.metadata.author import (
+    EDITOR_KEYWORD,
+    SOURCE_KEYWORD,
+    chinese_surnames,
+    clean_value,
+    declared_outlets,
+    find_author,
+    join_names,
+    keyword_lines,
+    names_after,
+    near_indexes,
+    near_lines,
+    split_names,
+)
+from newscrawl.extract.metadata.title import clip
+from newscrawl.extract.page import Page
+from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
+from newscrawl.extract.tags import BLOCK_TAGS
+
+#: meta keys naming the outlet the story comes from (Chinese portals), best first
+META_SOURCE_KEYS: tuple[str, ...] = ("source", "contentsource", "mediaid", "dc.source")
+#: class / id tokens of an element holding the source's name (sina, sohu, 163, people.cn)
+_SOURCE_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:source|media[_-]?name|ent-source|come-from|from)(?:$|[\s_-])", re.I
+)
+#: an element holding the source's name is this short (a name, maybe with its label)
+MAX_SOURCE_ELEMENT_CHARS = 40
+#: 原标题 lines: the headline the story first ran under
+_ORIGINAL_TITLE = re.compile(r"(?:原标题|原題|原标題|原文标题)\s*[:：]\s*(?P<title>.+)$")
+#: text nodes that may hold a credit, a source or an original title (one XPath over the whole page)
+_CREDIT_TEXT = etree.XPath(
+    "//text()[contains(., '编辑') or contains(., '編輯') or contains(., '责编') or contains(., '来源')"
+    " or contains(., '來源') or contains(., '稿源') or contains(., '原标题')]"
+)
+#: wire datelines at the start of the text: 新华社北京5月3日电, 中新网5月3日电, 本报讯 is no source
+_CN_DATELINE = re.compile(
+    r"^[（(【\[]?\s*(?P<source>[\u3400-\u9fff]{1,8}?(?:社|网|台|报|新闻))\s*[\u3400-\u9fff]{0,8}?"
+    r"\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*日\s*"
+    r"(?:电|讯|消息)"
+)
+_EN_DATELINE = re.compile(
+    r"^[A-Z][A-Z .,'-]{0,40}\((?P<source>AP|AFP|Reuters|dpa|UPI|Xinhua|Bloomberg)\)\s*[-—–]"
+)
+#: a line holding a credit is at most this long (a longer one is running text)
+MAX_CREDIT_LINE = 120
+#: longest original title kept
+MAX_ORIGINAL_TITLE_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class People:
+    """Who wrote, edited and supplied the story, and the headline it first ran under."""
+
+    author: Found = NOT_FOUND
+    authors: tuple[str, ...] = ()
+    editor: Found = NOT_FOUND
+    source: Found = NOT_FOUND
+    original_title: Found = NOT_FOUND
+
+
+def find_people(page: Page, body: BodyResult) -> People:
+    """Author (with its list of names), editor, source and original title of the page."""
+    near = near_lines(page, body)
+    author = find_author(page, body, near)
+    names = split_names(author.value)
+    if len(names) > 1:
+        author = Found(join_names(names), author.source)
+    credit_lines = keyword_lines(near[0])
+    page_lines: list[str] | None = None
+
+    def whole_page() -> list[str]:
+        nonlocal page_lines
+        if page_lines is None:
+            page_lines = _page_lines(page.root)
+        return page_lines
+
+    editor = _editor(credit_lines, "line:editor") or _editor(whole_page(), "page:editor")
+    source = (
+        _source(credit_lines, "line:source")
+        or _source_markup(page, body)
+        or _source(whole_page(), "page:source")
+        or _dateline(body.paragraphs[:1])
+        or _meta_source(page)
+    )
+    original = _original_title([*near[0], *body.paragraphs[:3]], "line:original-title")
+    if not original and "原标题" in page.html:
+        original = _original_title(whole_page(), "page:original-title")
+    return People(author, names, editor, source, original)
+
+
+def _editor(lines: Iterable[str], source: str) -> Found:
+    surnames = chinese_surnames()
+    for line in lines:
+        if len(line) > MAX_CREDIT_LINE:
+            continue
+        for m in EDITOR_KEYWORD.finditer(line):
+            value = names_after(line[m.end() :])
+            if not value:
+                continue
+            if m.group("colon") is None and not all(
+                n[:1] in surnames or n[:2] in surnames for n in split_names(value) if not n.isascii()
+            ):
+                continue
+            return Found(join_names(split_names(value)), source)
+    return NOT_FOUND
+
+
+def _source(lines: Iterable[str], source: str) -> Found:
+    for line in lines:
+        if len(line) > MAX_CREDIT_LINE:
+            continue
+        for m in SOURCE_KEYWORD.finditer(line):
+            value = clean_value(line[m.end() :])
+            if value:
+                return Found(value, source)
+    return NOT_FOUND
+
+
+def _source_markup(page: Page, body: BodyResult) -> Found:
+    """An element by the text whose class or id names the source (``<a class="source">新京报</a>``)."""
+    elements = page.stats.elements
+    for i in near_indexes(page, body):
+        el = elements[i]
+        marks = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if len(marks) < 5 or not _SOURCE_CLASS.search(marks):
+            continue
+        text = collapse("".join(el.itertext()))
+        if not text or len(text) > MAX_SOURCE_ELEMENT_CHARS:
+            continue
+        m = SOURCE_KEYWORD.search(text)
+        value = clean_value(text[m.end() :] if m else text)
+        if value:
+            return Found(value, "byline:source")
+    return NOT_FOUND
+
+
+def _dateline(paragraphs: Iterable[str]) -> Found:
+    for para in paragraphs:
+        for pattern in (_CN_DATELINE, _EN_DATELINE):
+            m = pattern.match(para)
+            if m:
+                return Found(m.group("source"), "dateline")
+    return NOT_FOUND
+
+
+def _meta_source(page: Page) -> Found:
+    meta = page.meta.meta
+    for key in META_SOURCE_KEYS:
+        value = clean_value(meta.get(key))
+        if value:
+            return Found(value, f"meta:{key}")
+    return next(declared_outlets(page), NOT_FOUND)
+
+
+def _original_title(lines: Iterable[str], source: str) -> Found:
+    for line in lines:
+        m = _ORIGINAL_TITLE.search(line)
+        if m:
+            value = clip(m.group("title").strip(" 　\"'“”《》「」"))
+            if value and len(value) <= MAX_ORIGINAL_TITLE_CHARS:
+                return Found(value, source)
+    return NOT_FOUND
+
+
+def _page_lines(root: Element) -> list[str]:
+    """The lines of the page holding a credit keyword, in document order (each its block's text)."""
+    out: list[str] = []
+    seen: set[int] = set()
+    for text in _CREDIT_TEXT(root):
+        parent = text.getparent()
+        if parent is None:
+            continue
+        if text.is_tail:
+            parent = parent.getparent() if parent.getparent() is not None else parent
+        block = _block_of(parent)
+        if id(block) in seen:
+            continue
+        seen.add(id(block))
+        line = collapse("".join(block.itertext()))
+        if len(line) > MAX_CREDIT_LINE:
+            line = collapse(str(text))
+        out.append(line)
+    return out
+
+
+def _block_of(el: Element) -> Element:
+    while el.tag not in BLOCK_TAGS and el.getparent() is not None:
+        el = el.getparent()
+    return el
+

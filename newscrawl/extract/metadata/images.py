@@ -1,0 +1,115 @@
+"""Images: the article's pictures as absolute URLs with captions, the top image first.
+
+1. ``meta:<key>`` -- the declared top image: og:image (caption og:image:alt), twitter:image, JSON-LD
+   ``image`` (a URL, an ``ImageObject`` with its caption, or a list), itemprop image;
+2. ``body`` -- the pictures inside the content node, in order: ``<img>`` (``src`` or the lazy-loading
+   ``data-src`` / ``data-original``), captioned by its ``<figure>``'s ``<figcaption>``, else its alt text.
+
+URLs resolve against ``<base href>``, else the page URL; ``data:`` URIs, pictures declared smaller than
+``MIN_IMAGE_PIXELS`` on a side (icons, tracking pixels) and repeats are left out; at most ``MAX_IMAGES``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import urljoin
+
+from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.page import Page, PageMeta
+from newscrawl.extract.result import BodyResult, Image
+
+#: meta keys holding the top image, best first
+META_IMAGE_KEYS: tuple[str, ...] = (
+    "og:image",
+    "og:image:url",
+    "og:image:secure_url",
+    "twitter:image",
+    "image",
+)
+#: attributes holding an <img>'s address, lazy-loading ones first (their ``src`` is a placeholder)
+SRC_ATTRIBUTES: tuple[str, ...] = ("data-src", "data-original", "data-lazy-src", "data-url", "src")
+#: pictures declared smaller than this (width or height, pixels) are icons or tracking pixels
+MIN_IMAGE_PIXELS = 50
+#: at most this many images per page
+MAX_IMAGES = 30
+#: longest caption kept
+MAX_CAPTION_CHARS = 300
+
+
+def _caption(value: object) -> str | None:
+    if not isinstance(value, str):
+        return None
+    text = collapse(value)
+    return text[:MAX_CAPTION_CHARS] or None
+
+
+def _declared(meta: PageMeta) -> Iterator[tuple[str, str | None]]:
+    alt = _caption(meta.meta.get("og:image:alt") or meta.meta.get("twitter:image:alt"))
+    for key in META_IMAGE_KEYS:
+        for url in meta.multi.get(key) or ([meta.meta[key]] if key in meta.meta else []):
+            yield url, alt if key.startswith("og:") else None
+    for obj in meta.json_ld:
+        if "headline" not in obj and obj.get("@type") != "ImageObject":
+            continue
+        value = obj.get("image") if "headline" in obj else obj
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                yield item, None
+            elif isinstance(item, dict) and isinstance(item.get("url") or item.get("contentUrl"), str):
+                yield item.get("url") or item.get("contentUrl"), _caption(item.get("caption"))
+
+
+def _small(img: Element) -> bool:
+    for attr in ("width", "height"):
+        value = (img.get(attr) or "").strip().removesuffix("px")
+        if value.isdigit() and int(value) < MIN_IMAGE_PIXELS:
+            return True
+    return False
+
+
+def _figure_caption(img: Element) -> str | None:
+    el = img.getparent()
+    for _ in range(4):  # <figure><a><picture><img>: the caption sits a few levels up
+        if el is None:
+            break
+        if el.tag == "figure":
+            for cap in el.iter("figcaption"):
+                return _caption("".join(cap.itertext()))
+            break
+        el = el.getparent()
+    return None
+
+
+def _in_body(node: Element | None) -> Iterator[tuple[str, str | None]]:
+    if node is None:
+        return
+    for img in node.iter("img"):
+        if _small(img):
+            continue
+        src = next((img.get(a) for a in SRC_ATTRIBUTES if (img.get(a) or "").strip()), None)
+        if src:
+            yield src, _figure_caption(img) or _caption(img.get("alt")) or _caption(img.get("title"))
+
+
+def find_images(page: Page, body: BodyResult) -> tuple[tuple[Image, ...], str | None]:
+    """The page's images and where the first came from (``meta:...``, ``json-ld`` or ``body``)."""
+    base = page.meta.base or page.url or ""
+    if page.meta.base and page.url:
+        base = urljoin(page.url, page.meta.base)
+    out: dict[str, Image] = {}
+    source: str | None = None
+    for origin, pairs in (("meta", _declared(page.meta)), ("body", _in_body(body.node))):
+        for src, caption in pairs:
+            src = src.strip()
+            if not src or src.startswith(("data:", "javascript:")):
+                continue
+            url = urljoin(base, src) if base else src
+            if url in out:
+                if caption and not out[url].caption:
+                    out[url] = Image(url, caption)
+                continue
+            out[url] = Image(url, caption)
+            source = source or origin
+            if len(out) >= MAX_IMAGES:
+                return tuple(out.values()), source
+    return tuple(out.values()), source

@@ -1,0 +1,67 @@
+"""Tags: the keywords the page gives its article, merged in this order, repeats and site names dropped.
+
+1. ``meta:keywords`` / ``meta:news_keywords`` -- split on commas, semicolons, 、 and |;
+2. ``meta:article:tag`` -- every ``article:tag`` (and ``og:article:tag``) tag;
+3. ``json-ld:keywords`` -- the article's JSON-LD ``keywords`` (a list or a comma-separated string).
+
+``sources["tags"]`` names the first rule that gave any. Tags longer than ``MAX_TAG_CHARS`` are sentences,
+not keywords; at most ``MAX_TAGS`` are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from newscrawl.extract.document import collapse
+from newscrawl.extract.metadata.title import SiteContext
+from newscrawl.extract.page import PageMeta
+from newscrawl.extract.result import Found
+
+#: meta keys holding a keyword list (one string) and keys repeated once per tag
+META_KEYWORD_KEYS: tuple[str, ...] = ("keywords", "news_keywords")
+META_TAG_KEYS: tuple[str, ...] = ("article:tag", "og:article:tag")
+#: longest tag kept
+MAX_TAG_CHARS = 50
+#: at most this many tags per page
+MAX_TAGS = 30
+_SPLIT = re.compile(r"\s*[,，;；、|｜]\s*")
+
+
+def _values(meta: PageMeta, key: str) -> list[str]:
+    return meta.multi.get(key) or ([meta.meta[key]] if key in meta.meta else [])
+
+
+def _candidates(meta: PageMeta) -> Iterator[tuple[str, str]]:
+    for key in META_KEYWORD_KEYS:
+        for value in _values(meta, key):
+            for tag in _SPLIT.split(value):
+                yield tag, f"meta:{key}"
+    for key in META_TAG_KEYS:
+        for value in _values(meta, key):
+            yield value, f"meta:{key}"
+    for obj in meta.json_ld:
+        if "headline" not in obj:
+            continue
+        value = obj.get("keywords")
+        items = value if isinstance(value, list) else _SPLIT.split(value) if isinstance(value, str) else []
+        for item in items:
+            if isinstance(item, str):
+                yield item, "json-ld:keywords"
+
+
+def find_tags(meta: PageMeta, url: str | None) -> tuple[tuple[str, ...], Found]:
+    """The page's tags and ``Found(first tag, rule)`` saying where they came from."""
+    site = SiteContext(meta, url)
+    tags: dict[str, str] = {}
+    source: str | None = None
+    for raw, origin in _candidates(meta):
+        tag = collapse(raw).strip(" #\"'")
+        if not tag or len(tag) > MAX_TAG_CHARS or tag.casefold() in tags or site.is_name(tag):
+            continue
+        tags[tag.casefold()] = tag
+        source = source or origin
+        if len(tags) >= MAX_TAGS:
+            break
+    values = tuple(tags.values())
+    return values, Found(values[0] if values else None, source)

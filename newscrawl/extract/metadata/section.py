@@ -1,0 +1,117 @@
+"""Section: the part of the site the article sits in, an ordered fallback chain.
+
+1. ``meta:article:section`` -- article:section (og), section, category meta;
+2. ``json-ld:articleSection`` -- the article's JSON-LD ``articleSection`` (the first of a list);
+3. ``json-ld:breadcrumb`` -- a JSON-LD ``BreadcrumbList``: its deepest crumb that is not the article;
+4. ``breadcrumb`` -- breadcrumb markup above the text (an element whose class or id names a breadcrumb
+   or location, or a "当前位置：首页 > 新闻 > 国内" line): its deepest crumb that is not the article.
+
+A crumb is not the article when it is not the page's title, not "正文"/"Article" and not home.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.metadata.title import overlap, text_anchor
+from newscrawl.extract.page import Page, PageMeta
+from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
+
+#: meta keys naming the section, best first
+META_SECTION_KEYS: tuple[str, ...] = ("article:section", "og:article:section", "section", "category")
+#: crumbs that are the site's home or the article itself, never the section
+NOT_SECTION = frozenset(
+    "首页 主页 网站首页 正文 正文内容 文章 home startseite accueil inicio article 首頁 正文頁".split()
+)
+#: longest section name kept (a crumb longer than this is a headline)
+MAX_SECTION_CHARS = 40
+#: breadcrumb markup: class or id words, and the labels of Chinese portals' location lines
+_BREADCRUMB_MARK = re.compile(r"crumb|position|location|mbx|daohang", re.I)
+_LOCATION_LABEL = re.compile(r"当前位置|您的位置|你的位置|您现在的位置|所在位置")
+_CRUMB_SPLIT = re.compile(r"\s*(?:>|&gt;|»|›|＞|→|/|\|)\s*")
+_LABEL = re.compile(r"^.*?(?:当前位置|您的位置|你的位置|您现在的位置|所在位置)\s*[:：]?\s*")
+#: a breadcrumb element holds at most this many characters (a longer one is a container)
+MAX_BREADCRUMB_CHARS = 200
+
+
+def _first_str(value: object) -> str | None:
+    if isinstance(value, list):
+        value = next((v for v in value if isinstance(v, str)), None)
+    return collapse(value) or None if isinstance(value, str) else None
+
+
+def deepest_section(crumbs: Sequence[str], title: str | None) -> str | None:
+    """The deepest crumb that is neither home nor the article itself.
+
+    >>> deepest_section(["首页", "新闻", "国内", "正文"], None)
+    '国内'
+    """
+    for crumb in reversed(crumbs):
+        crumb = collapse(crumb).strip(" :：-–—·•")
+        if not crumb or len(crumb) > MAX_SECTION_CHARS or crumb.casefold() in NOT_SECTION:
+            continue
+        if title and overlap(crumb, title) >= 0.8:
+            continue
+        return crumb
+    return None
+
+
+def _json_ld_crumbs(meta: PageMeta) -> list[str]:
+    for obj in meta.json_ld:
+        if obj.get("@type") != "BreadcrumbList" or not isinstance(obj.get("itemListElement"), list):
+            continue
+        items = [i for i in obj["itemListElement"] if isinstance(i, dict)]
+        items.sort(key=lambda i: i.get("position") if isinstance(i.get("position"), int) else 0)
+        names: list[str] = []
+        for item in items:
+            name = item.get("name")
+            inner = item.get("item")
+            if not isinstance(name, str) and isinstance(inner, dict):
+                name = inner.get("name")
+            if isinstance(name, str):
+                names.append(name)
+        return names
+    return []
+
+
+def _crumb_elements(page: Page, body: BodyResult) -> Iterator[Element]:
+    """Elements above the text (breadcrumbs sit over the headline) marked or labelled as a location."""
+    stats = page.stats
+    anchor = text_anchor(page, body)
+    stop = len(stats) if anchor is None else anchor
+    for el in stats.elements[:stop]:
+        marks = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if (len(marks) > 4 and _BREADCRUMB_MARK.search(marks)) or (el.text and _LOCATION_LABEL.search(el.text)):
+            yield el
+
+
+def _markup_crumbs(page: Page, body: BodyResult) -> list[str]:
+    for el in _crumb_elements(page, body):
+        text = collapse(" > ".join(t for t in (s.strip() for s in el.itertext()) if t))
+        if not text or len(text) > MAX_BREADCRUMB_CHARS:
+            continue
+        crumbs = [c for c in _CRUMB_SPLIT.split(_LABEL.sub("", text)) if c.strip()]
+        if len(crumbs) >= 2:
+            return crumbs
+    return []
+
+
+def find_section(page: Page, body: BodyResult, title: str | None) -> Found:
+    """The article's section by the chain in the module docstring; ``Found()`` when none."""
+    meta = page.meta
+    for key in META_SECTION_KEYS:
+        value = _first_str(meta.meta.get(key))
+        if value and len(value) <= MAX_SECTION_CHARS:
+            return Found(value, f"meta:{key}")
+    for obj in meta.json_ld:
+        if "headline" in obj:
+            value = _first_str(obj.get("articleSection"))
+            if value and len(value) <= MAX_SECTION_CHARS:
+                return Found(value, "json-ld:articleSection")
+    value = deepest_section(_json_ld_crumbs(meta), title)
+    if value:
+        return Found(value, "json-ld:breadcrumb")
+    value = deepest_section(_markup_crumbs(page, body), title)
+    return Found(value, "breadcrumb") if value else NOT_FOUND
