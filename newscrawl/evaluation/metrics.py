@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from statistics import fmean
 
+from newscrawl.extract.metadata.author import split_names
+
 # --- ScrapingHub F1 --------------------------------------------------------------------------------------
 
 #: tokens of the ScrapingHub benchmark: runs of word characters (an unspaced Chinese run is one token)
@@ -341,16 +343,14 @@ def title_match(predicted: str | None, truth: str) -> bool:
     return predicted is not None and normalize_space(predicted) == normalize_space(truth)
 
 
-#: separators between the names of several authors ("A; B" in trafilatura's truth, "甲、乙", "A, B")
-_AUTHOR_SEP_RE = re.compile(r"\s*[;,，、；]\s*")
-
-
 def author_names(value: str | Sequence[str]) -> frozenset[str]:
-    """The names in an author string (split on list separators) or list (each item split the same way),
-    whitespace-normalised and casefolded."""
+    """The names in an author string or list (each item split the same way), whitespace-normalised and
+    casefolded. A string is split the way the extractor splits a byline (:func:`split_names`): list
+    punctuation, "&", "and"/"und"/"y"/"et"/"og" between names, and spaces between Chinese names ("张三
+    李四", the form of chinese-wce's truth)."""
     parts = [value] if isinstance(value, str) else list(value)
     return frozenset(
-        n for part in parts for n in (normalize_space(x).casefold() for x in _AUTHOR_SEP_RE.split(part)) if n
+        n for part in parts for n in (normalize_space(x).casefold() for x in split_names(part)) if n
     )
 
 
@@ -368,6 +368,10 @@ def author_match(predicted: str | Sequence[str] | None, truth: str | Sequence[st
     (True, False)
     >>> author_match(["AFP, MANILA"], ["AFP, MANILA"]), author_match("AFP, MANILA", ["AFP, MANILA"])
     (True, True)
+    >>> author_match("Samya Kullab and Vasilisa Stepanenko", ["Samya Kullab", "Vasilisa Stepanenko"])
+    True
+    >>> author_match("牛镛、岳弘彬", "牛镛 岳弘彬")
+    True
     """
     if predicted is None or (not isinstance(predicted, str) and not predicted):
         return False
