@@ -35,7 +35,15 @@ class NewsItem(scrapy.Item):
     title = scrapy.Field()
     published_at = scrapy.Field()  # ISO 8601 as precise as the page: 2024-09-03, 2024-09-03T04:03:19[+08:00]
     modified_at = scrapy.Field()  # last-modified time where the page gives it, as published_at
-    author = scrapy.Field()
+    author = scrapy.Field()  # who wrote it; several names joined ("、" between Chinese names, else "; ")
+    authors = scrapy.Field()  # list: the names of ``author``
+    editor = scrapy.Field()  # 责任编辑 / 编辑
+    source = scrapy.Field()  # the organisation or wire service the story comes from (来源, 新华社)
+    original_title = scrapy.Field()  # 原标题: the headline the story first ran under
+    description = scrapy.Field()  # meta description, else the lead
+    images = scrapy.Field()  # list of {"url": absolute URL, "caption": str | None}, the top image first
+    tags = scrapy.Field()  # list of keywords
+    section = scrapy.Field()  # breadcrumbs / article:section
     text = scrapy.Field()  # one paragraph per line
     page_kind = scrapy.Field()  # article | list
     page_class = scrapy.Field()  # short | long

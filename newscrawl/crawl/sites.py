@@ -33,7 +33,7 @@ DEFAULT_SITES_DIR = Path(__file__).resolve().parents[2] / "settings" / "sites"
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _SETTING = re.compile(r"^[A-Z][A-Z0-9_]*$")
-_XPATH_FIELDS = ("title", "published_at", "modified_at", "author", "body")
+_XPATH_FIELDS = ("title", "published_at", "modified_at", "author", "editor", "source", "body")
 _TOP_KEYS = {
     "name", "allowed_domains", "timezone", "language", "start", "patterns", "xpath", "roll", "settings",
     "follow_from_articles", "description", "render",

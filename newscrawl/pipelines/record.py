@@ -1,9 +1,11 @@
-"""Stage 2: title, report time and author, normalisation, content hash; pages without text are dropped.
+"""Stage 2: title, report time, people and the other metadata, normalisation, content hash; pages without
+text are dropped.
 
 The record's key, ``canonical_url``, is the page's canonical link when it names a page of the crawl's
 allowed domains (:func:`newscrawl.extract.urls.canonical_url`), else the page's URL, normalised.
 
-The extraction already holds what a site's XPath overrides found (the library runs them). A dropped
+The extraction already holds what a site's XPath overrides found (the library runs them; author, editor
+and source overrides lose their labels, "作者：", "责任编辑：", "来源："). A dropped
 page raises ``DropItem`` with its reason and counts ``newscrawl/dropped/<reason>`` in the crawl stats;
 exported records count ``newscrawl/items/kind/<kind>``, ``.../class/<class>`` and ``.../algorithm/<name>``.
 """
@@ -115,9 +117,18 @@ class RecordPipeline:
         item["published_at"] = published
         item["modified_at"] = extraction.modified_at
         item["author"] = clean_line(extraction.author)
+        item["authors"] = list(extraction.authors)
+        item["editor"] = clean_line(extraction.editor)
+        item["source"] = clean_line(extraction.source)
+        item["original_title"] = clean_line(extraction.original_title)
+        item["description"] = clean_line(extraction.description)
+        item["images"] = [{"url": i.url, "caption": i.caption} for i in extraction.images]
+        item["tags"] = list(extraction.tags)
+        item["section"] = clean_line(extraction.section)
         item["language"] = (
-            normalize_language(extraction.language)
+            normalize_language(extraction.language if extraction.sources.get("language") == "page" else None)
             or normalize_language(item.get("language"))
+            or normalize_language(extraction.language)
             or guess_language(text)
         )
         item["page_kind"] = extraction.page_kind

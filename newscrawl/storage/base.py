@@ -5,6 +5,7 @@ A sink never sees Scrapy: records are plain mappings with the keys of :data:`REC
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -18,6 +19,14 @@ RECORD_FIELDS: tuple[str, ...] = (
     "published_at",
     "modified_at",
     "author",
+    "authors",
+    "editor",
+    "source",
+    "original_title",
+    "description",
+    "images",
+    "tags",
+    "section",
     "text",
     "page_kind",
     "page_class",
@@ -29,6 +38,24 @@ RECORD_FIELDS: tuple[str, ...] = (
     "duplicate_of",
     "pages",
 )
+#: record fields whose values are lists (JSON text in SQLite, jsonb in PostgreSQL)
+LIST_FIELDS: tuple[str, ...] = ("authors", "images", "tags")
+
+
+def decode_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored row with its list fields turned back from JSON text into lists (in place, returned).
+
+    >>> decode_row({"tags": '["a", "b"]', "title": "T"})
+    {'tags': ['a', 'b'], 'title': 'T'}
+    """
+    for name in LIST_FIELDS:
+        value = row.get(name)
+        if isinstance(value, str):
+            try:
+                row[name] = json.loads(value)
+            except ValueError:
+                pass  # a value written by another program: left as stored
+    return row
 
 
 @runtime_checkable

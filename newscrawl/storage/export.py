@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from newscrawl.storage.base import decode_row
 from newscrawl.storage.sqlite import TABLE
 
 DEFAULT_INDEX = "newscrawl"
@@ -41,8 +42,8 @@ def es_bulk_lines(records: Iterable[Mapping[str, Any]], index: str = DEFAULT_IND
 
 
 def stored_records(db: sqlite3.Connection) -> Iterator[dict[str, Any]]:
-    """Every row of the store as a record, in the order stored."""
+    """Every row of the store as a record, in the order stored (list fields as lists)."""
     cur = db.execute(f"SELECT * FROM {TABLE} ORDER BY rowid")
     names = [d[0] for d in cur.description]
     for row in cur:
-        yield dict(zip(names, row, strict=True))
+        yield decode_row(dict(zip(names, row, strict=True)))

@@ -37,9 +37,11 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
+from psycopg.types.json import Jsonb
+
 from newscrawl.crawl import defaults
 from newscrawl.extract.metadata.dates import parse_stamp
-from newscrawl.storage.base import RECORD_FIELDS
+from newscrawl.storage.base import LIST_FIELDS, RECORD_FIELDS
 from newscrawl.storage.redact import redact, secrets_of
 
 logger = logging.getLogger(__name__)
@@ -49,13 +51,18 @@ TABLE = "articles"
 #: ``2024-09-03``, or a time where the page's zone is unknown) is stored as UTC (see ``_cell``)
 TIME_FIELDS = ("published_at", "modified_at", "crawled_at")
 
+#: the record fields of schema version 1 (the columns its CREATE TABLE made)
+_V1_FIELDS: tuple[str, ...] = (
+    "url", "site", "title", "published_at", "author", "text", "page_kind", "page_class", "algorithm",
+    "language", "crawled_at", "content_hash", "reason", "duplicate_of",
+)  # fmt: skip
+
 #: schema steps; step i brings the schema from version i to i + 1. Append, never edit a released step.
 MIGRATIONS: tuple[str, ...] = (
     f"""
     CREATE TABLE IF NOT EXISTS {TABLE} (
         canonical_url text PRIMARY KEY,
-        {", ".join(f"{n} {'timestamptz' if n in TIME_FIELDS else 'text'}"
-                   for n in RECORD_FIELDS if n != "canonical_url")},
+        {", ".join(f"{n} {'timestamptz' if n in TIME_FIELDS else 'text'}" for n in _V1_FIELDS)},
         first_crawled_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
     );
@@ -63,6 +70,18 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX IF NOT EXISTS {TABLE}_site_published ON {TABLE} (site, published_at);
     """,
     f"ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS modified_at timestamptz;",
+    # people, provenance and the fields news-please / newspaper4k / Fundus users expect
+    f"""
+    ALTER TABLE {TABLE}
+        ADD COLUMN IF NOT EXISTS authors jsonb,
+        ADD COLUMN IF NOT EXISTS editor text,
+        ADD COLUMN IF NOT EXISTS source text,
+        ADD COLUMN IF NOT EXISTS original_title text,
+        ADD COLUMN IF NOT EXISTS description text,
+        ADD COLUMN IF NOT EXISTS images jsonb,
+        ADD COLUMN IF NOT EXISTS tags jsonb,
+        ADD COLUMN IF NOT EXISTS section text;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -147,6 +166,8 @@ def _cell(name: str, value: Any) -> Any:
         return None
     if name in TIME_FIELDS:
         return _instant(value)
+    if name in LIST_FIELDS:
+        return Jsonb(value) if isinstance(value, list | tuple) else None
     if isinstance(value, str):
         return value.replace("\x00", "")  # PostgreSQL text cannot hold NUL
     return value if isinstance(value, int | float) else json.dumps(value, ensure_ascii=False, default=str)

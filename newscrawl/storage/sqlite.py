@@ -9,13 +9,14 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from newscrawl.storage.base import RECORD_FIELDS
+from newscrawl.storage.base import RECORD_FIELDS, decode_row
 
 TABLE = "articles"
 
@@ -156,10 +157,12 @@ class SqliteSink:
     def get(self, canonical_url: str) -> dict[str, Any] | None:
         cur = self.db.execute(f"SELECT * FROM {TABLE} WHERE canonical_url = ?", (canonical_url,))
         row = cur.fetchone()
-        return dict(zip([d[0] for d in cur.description], row, strict=True)) if row else None
+        return decode_row(dict(zip([d[0] for d in cur.description], row, strict=True))) if row else None
 
 
 def _cell(value: Any) -> Any:
     if value is None or isinstance(value, str | int | float):
         return value
+    if isinstance(value, list | tuple | dict):
+        return json.dumps(value, ensure_ascii=False, default=str)  # list fields: JSON text
     return str(value)

@@ -579,6 +579,17 @@ def names_after(run: str) -> str | None:
     return _names(run)
 
 
+def byline_value(text: str) -> str | None:
+    """The writer's names in a byline given as text, label dropped ("记者 张三 李四" -> "张三、李四").
+
+    >>> byline_value("作者：陈海波"), byline_value("By Jane Doe and John Roe")
+    ('陈海波', 'Jane Doe; John Roe')
+    """
+    text = _BY.sub("", _WRITER.sub("", collapse(text), count=1), count=1)
+    value = _names(text) or clean_value(text)
+    return join_names(split_names(value)) if value else None
+
+
 def _declared(meta: PageMeta) -> Iterator[tuple[str, str]]:
     """(key, cleaned value) of every declared author meta tag, best key first."""
     for key in META_AUTHOR_KEYS:
@@ -622,7 +633,7 @@ def find_author(
         return Found(join_names(n for v in values for n in split_names(v)), f"meta:{key}")
     enp = enp_properties(page.html).get("author")
     if enp:
-        value = _names(_WRITER.sub("", enp, count=1)) or clean_value(enp)
+        value = byline_value(enp)
         if value and not is_outlet(value):
             return Found(value, "meta:enp:author")
     value = _json_ld_author(meta)

@@ -36,6 +36,7 @@ from newscrawl.extract.document import Element, collapse
 from newscrawl.extract.metadata.author import (
     EDITOR_KEYWORD,
     SOURCE_KEYWORD,
+    byline_value,
     chinese_surnames,
     clean_value,
     declared_outlets,
@@ -121,6 +122,28 @@ def find_people(page: Page, body: BodyResult) -> People:
     if not original and "原标题" in page.html:
         original = _original_title(whole_page(), "page:original-title")
     return People(author, names, editor, source, original)
+
+
+def credit_value(field: str, text: str | None) -> str | None:
+    """A value given as text (a site file's XPath override) without its label: the names of an
+    ``author`` ("作者：陈海波" -> "陈海波") or ``editor``, the cleaned ``source`` ("来源：新京报").
+
+    >>> credit_value("author", "作者：陈海波"), credit_value("editor", "责任编辑：王五_NE0011")
+    ('陈海波', '王五')
+    >>> credit_value("source", "来源：新京报 2024-05-03")
+    '新京报'
+    """
+    if not text:
+        return None
+    if field == "author":
+        return byline_value(text)
+    if field == "editor":
+        value = names_after(EDITOR_KEYWORD.sub("", text, count=1)) or clean_value(text)
+        return join_names(split_names(value)) if value else None
+    if field == "source":
+        m = SOURCE_KEYWORD.search(text)
+        return clean_value(text[m.end() :] if m else text)
+    raise ValueError(f"no credit field {field!r}; use author, editor or source")
 
 
 def _editor(lines: Iterable[str], source: str) -> Found:
