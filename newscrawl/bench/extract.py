@@ -2,6 +2,8 @@
 
 Pages are timed one at a time and interleaved (floor, then each algorithm, on the same page) so machine
 noise hits all of them alike; with ``repeat`` > 1 each page keeps its fastest time. One process.
+``metadata=True`` adds the metadata stage alone (:func:`find_metadata` on a prepared page and its main
+text; with ``repeat`` > 1 the repeats find dateparser's per-value cache warm).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from lxml import etree
 from newscrawl.evaluation.datasets import Dataset
 
 FLOOR = "lxml parse (floor)"
+METADATA = "metadata stage"
 
 
 def parse_only(page: bytes) -> None:
@@ -65,8 +68,10 @@ def bench(
     *,
     repeat: int = 1,
     extract: Callable[..., object] | None = None,
+    metadata: bool = False,
 ) -> list[Timing]:
-    """Time the floor and every algorithm on each page; the floor comes first in the result."""
+    """Time the floor and every algorithm on each page; the floor comes first in the result, the
+    metadata stage (after the first algorithm's body extraction) last."""
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat!r}")
     if extract is None:
@@ -74,11 +79,32 @@ def bench(
 
         extract = extract_fn
     times: dict[str, list[float]] = {FLOOR: [], **{a: [] for a in algorithms}}
+    if metadata:
+        times[METADATA] = []
     for page in pages:
         times[FLOOR].append(_best_of(repeat, parse_only, page))
         for algo in algorithms:
             times[algo].append(_best_of(repeat, extract, page, algorithm=algo))
+        if metadata:
+            ms = metadata_ms(page, algorithms[0] if algorithms else "auto", repeat)
+            if ms is not None:
+                times[METADATA].append(ms)
     return [Timing(name, tuple(ms)) for name, ms in times.items()]
+
+
+def metadata_ms(page: bytes, algorithm: str = "auto", repeat: int = 1) -> float | None:
+    """Milliseconds of the metadata stage on ``page`` once its body is extracted (the best of ``repeat``);
+    None for a page that cannot be prepared."""
+    from newscrawl.extract.algorithms import REGISTRY
+    from newscrawl.extract.api import PageError, make_params, prepare_page
+    from newscrawl.extract.metadata.stage import find_metadata
+
+    try:
+        prepared = prepare_page(page)
+    except PageError:
+        return None
+    body = REGISTRY[algorithm].run(prepared.page, make_params(algorithm, {}))
+    return _best_of(repeat, find_metadata, prepared.page, body)
 
 
 def dataset_pages(ds: Dataset, limit: int | None = None) -> list[bytes]:

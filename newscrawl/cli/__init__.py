@@ -328,6 +328,11 @@ def add_bench(sub: Subparsers) -> None:
         "--repeat", type=_positive_int, default=1, metavar="N", help="time each page N times, keep the best"
     )
     p.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N pages")
+    p.add_argument(
+        "--metadata", action="store_true",
+        help="also time the metadata stage alone (title, time, people, description, images, tags, section, "
+        "language) after the first algorithm's body extraction",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(run=run_bench)
 
@@ -352,7 +357,9 @@ def run_bench(args: argparse.Namespace) -> int:
                 yield page
                 bar.update()
 
-        timings = bench(counted(), _pick_algorithms(args.algorithm), repeat=args.repeat)
+        timings = bench(
+            counted(), _pick_algorithms(args.algorithm), repeat=args.repeat, metadata=args.metadata
+        )
     print(f"{ds.name}: {len(pages)} pages, best of {args.repeat}, one process\n")
     print(bench_table(timings))
     return OK

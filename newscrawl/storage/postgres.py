@@ -36,7 +36,6 @@ from typing import Any
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
-
 from psycopg.types.json import Jsonb
 
 from newscrawl.crawl import defaults

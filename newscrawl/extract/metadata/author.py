@@ -613,10 +613,20 @@ def declared_outlets(page: Page) -> Iterator[Found]:
 def find_author(
     page: Page, body: BodyResult, near: tuple[list[str], list[str], list[str]] | None = None
 ) -> Found:
-    """The page's writer by the chain in the module docstring; ``Found()`` when none.
+    """The page's writer by the chain in the module docstring, several names joined by
+    :func:`join_names`; ``Found()`` when none.
 
-    ``near`` is :func:`near_lines` of the page when the caller has it already.
+    ``near`` is :func:`near_lines` of the page with its first list already passed through
+    :func:`keyword_lines`, when the caller has them.
     """
+    found = _author_chain(page, body, near)
+    names = split_names(found.value)
+    return Found(join_names(names), found.source) if len(names) > 1 else found
+
+
+def _author_chain(
+    page: Page, body: BodyResult, near: tuple[list[str], list[str], list[str]] | None
+) -> Found:
     meta = page.meta
     site = SiteContext(meta, page.url)
     held: Found = NOT_FOUND  # a declared "author" that is only the site's own name or a company
@@ -644,8 +654,11 @@ def find_author(
     markup = _byline_markup(page, body)
     if markup.source in ("byline:itemprop", "byline:rel"):
         return markup
-    lines, above, closing = near if near is not None else near_lines(page, body)
-    lines = keyword_lines(lines)
+    if near is None:
+        lines, above, closing = near_lines(page, body)
+        lines = keyword_lines(lines)
+    else:
+        lines, above, closing = near
     # a keyword byline beats class markup (portals' "author" boxes often name the account, not the writer)
     found = _writer_line(lines, body.paragraphs) or markup or _name_line(above, closing)
     if found:

@@ -63,11 +63,15 @@ _SOURCE_CLASS = re.compile(
 MAX_SOURCE_ELEMENT_CHARS = 40
 #: 原标题 lines: the headline the story first ran under
 _ORIGINAL_TITLE = re.compile(r"(?:原标题|原題|原标題|原文标题)\s*[:：]\s*(?P<title>.+)$")
-#: text nodes that may hold a credit, a source or an original title (one XPath over the whole page)
+#: words of the lines the whole-page fallback reads
+CREDIT_KEYWORDS: tuple[str, ...] = ("编辑", "編輯", "责编", "来源", "來源", "稿源", "原标题")
+#: text nodes holding one of them (one XPath over the whole page)
 _CREDIT_TEXT = etree.XPath(
-    "//text()[contains(., '编辑') or contains(., '編輯') or contains(., '责编') or contains(., '来源')"
-    " or contains(., '來源') or contains(., '稿源') or contains(., '原标题')]"
+    "//text()[" + " or ".join(f"contains(., '{k}')" for k in CREDIT_KEYWORDS) + "]"
 )
+#: the page is Chinese when the first this many characters of its text (or its <title>) hold Han
+CHINESE_SAMPLE_CHARS = 200
+_HAN = re.compile(r"[\u3400-\u9fff]")
 #: wire datelines at the start of the text: 新华社北京5月3日电, 中新网5月3日电, 本报讯 is no source
 _CN_DATELINE = re.compile(
     r"^[（(【\[]?\s*(?P<source>[\u3400-\u9fff]{1,8}?(?:社|网|台|报|新闻))\s*[\u3400-\u9fff]{0,8}?"
@@ -95,19 +99,27 @@ class People:
 
 
 def find_people(page: Page, body: BodyResult) -> People:
-    """Author (with its list of names), editor, source and original title of the page."""
-    near = near_lines(page, body)
-    author = find_author(page, body, near)
-    names = split_names(author.value)
-    if len(names) > 1:
-        author = Found(join_names(names), author.source)
-    credit_lines = keyword_lines(near[0])
+    """Author (with its list of names), editor, source and original title of the page.
+
+    Editor lines, source lines and markup and original titles are Chinese portals' conventions: they are
+    looked for on Chinese pages only (:func:`is_chinese`); elsewhere a "source" element is mostly a photo
+    credit, and the scan would cost more than the rest of the stage.
+    """
+    if not is_chinese(page, body):
+        author = find_author(page, body)
+        source = _dateline(body.paragraphs[:1]) or _meta_source(page)
+        return People(author, split_names(author.value), source=source)
+    lines, above, closing = near_lines(page, body)
+    credit_lines = keyword_lines(lines)
+    author = find_author(page, body, (credit_lines, above, closing))
     page_lines: list[str] | None = None
 
     def whole_page() -> list[str]:
         nonlocal page_lines
         if page_lines is None:
-            page_lines = _page_lines(page.root)
+            # one XPath over every text node costs a few ms on a big page: only when a keyword is there
+            wanted = any(k in page.html for k in CREDIT_KEYWORDS)
+            page_lines = _page_lines(page.root) if wanted else []
         return page_lines
 
     editor = _editor(credit_lines, "line:editor") or _editor(whole_page(), "page:editor")
@@ -118,10 +130,16 @@ def find_people(page: Page, body: BodyResult) -> People:
         or _dateline(body.paragraphs[:1])
         or _meta_source(page)
     )
-    original = _original_title([*near[0], *body.paragraphs[:3]], "line:original-title")
-    if not original and "原标题" in page.html:
+    original = _original_title([*lines, *body.paragraphs[:3]], "line:original-title")
+    if not original and "原标题" in page.html:  # (a plain substring test: cheap)
         original = _original_title(whole_page(), "page:original-title")
-    return People(author, names, editor, source, original)
+    return People(author, split_names(author.value), editor, source, original)
+
+
+def is_chinese(page: Page, body: BodyResult) -> bool:
+    """True when the page's text (else its <title>) starts with Han characters among the first
+    ``CHINESE_SAMPLE_CHARS``."""
+    return bool(_HAN.search(body.text[:CHINESE_SAMPLE_CHARS] or (page.meta.title or "")))
 
 
 def credit_value(field: str, text: str | None) -> str | None:
@@ -179,8 +197,12 @@ def _source_markup(page: Page, body: BodyResult) -> Found:
     elements = page.stats.elements
     for i in near_indexes(page, body):
         el = elements[i]
-        marks = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if len(marks) < 5 or not _SOURCE_CLASS.search(marks):
+        cls, ident = el.get("class"), el.get("id")
+        if cls is None and ident is None:
+            continue
+        marks = f"{cls or ''} {ident or ''}"
+        low = marks.lower()
+        if not ("source" in low or "media" in low or "from" in low) or not _SOURCE_CLASS.search(marks):
             continue
         text = collapse("".join(el.itertext()))
         if not text or len(text) > MAX_SOURCE_ELEMENT_CHARS:

@@ -1,25 +1,34 @@
 """Language: the one the page declares, else the one its text is written in.
 
 1. ``page`` -- ``<html lang>``, ``xml:lang`` or the Content-Language meta, as declared;
-2. ``detected`` -- py3langid (Lui and Baldwin's langid.py, 97 languages, its model shipped in the wheel,
-   no network) on the first ``DETECT_SAMPLE_CHARS`` characters of the main text, else of the title;
-   only when the sample has at least ``MIN_DETECT_CHARS`` letters.
+2. ``detected`` -- from the first ``DETECT_SAMPLE_CHARS`` characters of the main text (else the title),
+   when they hold at least ``MIN_DETECT_CHARS`` letters. The script decides where it alone can: Han
+   characters without kana or hangul are Chinese, kana make Japanese, hangul Korean (a share of
+   ``SCRIPT_SHARE`` of the letters). Other text goes to py3langid (Lui and Baldwin's langid.py, 97
+   languages, its model shipped in the wheel, no network), whose cost grows with the bytes it reads
+   (about 1-4 ms for 1,000 CJK characters, measured), hence the sample.
 
 The model loads on first use (about 2 s, once per process).
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
 from newscrawl.extract.page import PageMeta
 from newscrawl.extract.result import NOT_FOUND, Found
 
-#: characters of text handed to the detector (its accuracy is flat beyond a few hundred)
-DETECT_SAMPLE_CHARS = 1000
+#: characters of text the detector reads (a few sentences; langid.py's accuracy is flat beyond them)
+DETECT_SAMPLE_CHARS = 300
+#: share of the letters in one East Asian script that settles the language without the model
+SCRIPT_SHARE = 0.3
 #: fewer letters than this are too few to tell a language by
 MIN_DETECT_CHARS = 20
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")
 
 
 @lru_cache(maxsize=1)
@@ -36,8 +45,17 @@ def detect_language(text: str) -> str | None:
     'zh'
     """
     sample = text[:DETECT_SAMPLE_CHARS]
-    if sum(ch.isalpha() for ch in sample) < MIN_DETECT_CHARS:
+    letters = sum(ch.isalpha() for ch in sample)
+    if letters < MIN_DETECT_CHARS:
         return None
+    kana = len(_KANA.findall(sample))
+    hangul = len(_HANGUL.findall(sample))
+    if kana >= SCRIPT_SHARE * letters / 3:  # Japanese mixes kana with Han: a third of the share is enough
+        return "ja"
+    if hangul >= SCRIPT_SHARE * letters:
+        return "ko"
+    if len(_HAN.findall(sample)) >= SCRIPT_SHARE * letters:
+        return "zh"
     code, _score = _identifier().classify(sample)
     return str(code)
 

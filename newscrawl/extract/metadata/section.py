@@ -83,7 +83,8 @@ def _crumb_elements(page: Page, body: BodyResult) -> Iterator[Element]:
     stop = len(stats) if anchor is None else anchor
     for el in stats.elements[:stop]:
         marks = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if (len(marks) > 4 and _BREADCRUMB_MARK.search(marks)) or (el.text and _LOCATION_LABEL.search(el.text)):
+        marked = len(marks) > 4 and _BREADCRUMB_MARK.search(marks)
+        if marked or (el.text and _LOCATION_LABEL.search(el.text)):
             yield el
 
 
