@@ -41,6 +41,7 @@ from newscrawl.extract.limits import (
 )
 from newscrawl.extract.listpage import kind_and_entries
 from newscrawl.extract.metadata import collect_page_meta
+from newscrawl.extract.metadata.language import load_model
 from newscrawl.extract.metadata.stage import find_metadata
 from newscrawl.extract.overrides import compile_field_xpaths, read_fields
 from newscrawl.extract.page import Page
@@ -285,6 +286,8 @@ def _run(
         kind, entries, kind_figures = known_kind, (), {"reason": "given by the caller"}
     produced_by = str(body.figures.get("chosen", algorithm))
     given = prepared.overrides
+    if page.meta.language is None:
+        budget.exclude(load_model())  # the language model's one-off load is not this page's time
     metadata = find_metadata(page, body, reference_time=reference_time, timezone=timezone, overrides=given)
     budget.check("metadata")
     paragraphs = tuple(given["body"].split("\n")) if "body" in given else body.paragraphs

@@ -270,6 +270,10 @@ class Budget:
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
+    def exclude(self, seconds: float) -> None:
+        """Leave ``seconds`` out of the budget (a one-off cost of the process, not of the page)."""
+        self.start += seconds
+
     def check(self, stage: str) -> None:
         """Raise :class:`LimitExceeded` if the budget is spent (``stage`` names the stage just done)."""
         if self.seconds is not None and (spent := self.elapsed()) > self.seconds:

@@ -171,6 +171,12 @@ _NAME_SPLIT = re.compile(r"[\s\u3000、,，;；/／_（）()【】\[\]]+|\band\b
 #: separators between the names of a list: punctuation, "&", and "and" in the languages of the datasets
 _LIST_SEP = re.compile(r"\s*[;；、,，&]\s*|\s+(?:and|und|y|et|e|og|och|en|i|und|AND|UND)\s+")
 #: a Chinese news outlet or wire service: a declared "author" like this is the page's source, not a writer
+#: a newsroom's code for a writer after the name: "Elena Oberholzer (obe)"; Korean "기자" (reporter)
+_STAFF_CODE = re.compile(r"\s*\([a-z]{2,5}\.?\)?$|\s+기자$")
+#: a declared value that credits a picture, not a writer ("Image: Getty Images")
+_PICTURE_CREDIT = re.compile(
+    r"^(?:Image|Images|Photo|Photos|Foto|Fotos|Bild|Picture|Credit|Illustration)s?\s*:", re.I
+)
 _OUTLET = re.compile(
     rf"^[{_CJK}A-Za-z]{{1,12}}(?:日报|晚报|早报|晨报|商报|时报|周刊|杂志|报社|报|通讯社|新闻社|社|网|网站|"
     rf"电视台|广播电台|台|客户端|新闻|传媒|集团|频道|在线|媒体)$"
@@ -484,12 +490,12 @@ def split_names(value: str | None) -> tuple[str, ...]:
     """
     if not value:
         return ()
-    parts = [p.strip(_STRIP) for p in _LIST_SEP.split(value)]
+    parts = [_STAFF_CODE.sub("", p).strip(_STRIP) for p in _LIST_SEP.split(value)]
     names: list[str] = []
     for part in parts:
         words = part.split()
-        if len(words) > 1 and all(_CJK_NAME.match(w) for w in words):
-            pieces = words  # Chinese names are listed with spaces between them
+        if len(words) > 1 and all(_CJK_NAME.match(w) and _has_surname(w) for w in words):
+            pieces = words  # Chinese names are listed with spaces between them ("大渡 美咲" is one name)
         else:
             pieces = [part]
         names.extend(p for p in pieces if p and p not in names)
@@ -595,6 +601,8 @@ def _declared(meta: PageMeta) -> Iterator[tuple[str, str]]:
     for key in META_AUTHOR_KEYS:
         raw = meta.multi.get(key) or ([meta.meta[key]] if key in meta.meta else [])
         for item in raw:
+            if _PICTURE_CREDIT.match(item.strip()):
+                continue
             value = clean_value(_turn_citation(item) if key in CITATION_KEYS else item)
             if value:
                 yield key, value
@@ -621,7 +629,7 @@ def find_author(
     """
     found = _author_chain(page, body, near)
     names = split_names(found.value)
-    return Found(join_names(names), found.source) if len(names) > 1 else found
+    return Found(join_names(names), found.source) if names else found
 
 
 def _author_chain(
@@ -640,7 +648,12 @@ def _author_chain(
             declared[key].append(value)
     if declared:
         key, values = next(iter(declared.items()))
-        return Found(join_names(n for v in values for n in split_names(v)), f"meta:{key}")
+        names = [n for v in values for n in split_names(v)]
+        # a JSON-LD list that names these writers and more is the fuller byline (meta often gives one)
+        listed = split_names(_json_ld_author(meta))
+        if len(listed) > len(names) and set(names) <= set(listed):
+            return Found(join_names(listed), "json-ld:author")
+        return Found(join_names(names), f"meta:{key}")
     enp = enp_properties(page.html).get("author")
     if enp:
         value = byline_value(enp)

@@ -1,0 +1,161 @@
+"""Description, images, tags, section and language (newscrawl.extract.metadata), one behaviour per test."""
+
+from __future__ import annotations
+
+import json
+
+from newscrawl.extract import extract
+from newscrawl.extract.metadata.description import shorten
+from newscrawl.extract.metadata.language import detect_language
+
+ZH = "某市地铁新线今日上午开通试运营，全长二十公里，共设车站十五座，沿线市民出行将更加方便。"
+EN = "The council met on Tuesday evening to discuss the new budget for the schools of the town. "
+URL = "https://news.example.com/2024/05/03/budget.html"
+
+
+def page(head: str = "", body: str = "", top: str = "", lang: str = "", en: bool = True) -> str:
+    sentence = EN if en else ZH
+    paras = "".join(f"<p>{sentence * 3}</p>" for _ in range(5))
+    attr = f" lang='{lang}'" if lang else ""
+    return (
+        f"<html{attr}><head><meta charset='utf-8'><title>Budget</title>{head}</head><body>"
+        f"<div class='nav'><a href='/'>Home</a></div>{top}<h1>Budget</h1>"
+        f"<div class='story'>{body}{paras}</div></body></html>"
+    )
+
+
+def ld(obj: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(obj, ensure_ascii=False)}</script>'
+
+
+# --- description ------------------------------------------------------------------------------------
+
+
+def test_description_from_the_meta_description():
+    r = extract(page(head="<meta name='description' content='The council agreed a budget.'>"), URL)
+    assert (r.description, r.sources["description"]) == ("The council agreed a budget.", "meta:description")
+
+
+def test_description_falls_back_to_the_lead():
+    r = extract(page(), URL)
+    assert r.sources["description"] == "lead" and r.description.startswith("The council met on Tuesday")
+
+
+def test_a_slogan_sized_description_is_skipped_for_the_og_one():
+    head = "<meta name='description' content='News'><meta property='og:description' content='A new budget.'>"
+    assert extract(page(head=head), URL).description == "A new budget."
+
+
+def test_shorten_cuts_after_a_sentence():
+    assert shorten("One sentence here. Another one that runs on and on.", 30) == "One sentence here."
+
+
+# --- images -----------------------------------------------------------------------------------------
+
+
+def test_top_image_first_then_body_figures_with_captions():
+    head = "<meta property='og:image' content='/img/top.jpg'><meta property='og:image:alt' content='Hall'>"
+    body = (
+        "<figure><img src='/img/a.jpg'><figcaption>The mayor speaks</figcaption></figure>"
+        "<img data-src='b.jpg' src='data:image/gif;base64,R0lGOD' alt='Voters'>"
+        "<img src='/pixel.gif' width='1' height='1'>"
+    )
+    r = extract(page(head=head, body=body), URL)
+    assert [(i.url, i.caption) for i in r.images] == [
+        ("https://news.example.com/img/top.jpg", "Hall"),
+        ("https://news.example.com/img/a.jpg", "The mayor speaks"),
+        ("https://news.example.com/2024/05/03/b.jpg", "Voters"),
+    ]
+
+
+def test_json_ld_image_object_with_caption():
+    head = ld({"@type": "NewsArticle", "headline": "Budget", "image": {"url": "https://cdn.example.com/x.jpg",
+                                                                      "caption": "Town hall"}})
+    r = extract(page(head=head), URL)
+    assert (r.images[0].url, r.images[0].caption) == ("https://cdn.example.com/x.jpg", "Town hall")
+
+
+def test_images_resolve_against_base_href():
+    r = extract(page(head="<base href='https://static.example.net/'>", body="<img src='p.jpg' alt='x'>"), URL)
+    assert r.images[0].url == "https://static.example.net/p.jpg"
+
+
+# --- tags -------------------------------------------------------------------------------------------
+
+
+def test_tags_merge_keywords_article_tags_and_json_ld_without_repeats():
+    head = (
+        "<meta name='keywords' content='budget, schools；council'>"
+        "<meta property='article:tag' content='Schools'><meta property='article:tag' content='Taxes'>"
+        + ld({"@type": "NewsArticle", "headline": "Budget", "keywords": ["taxes", "Mayor"]})
+    )
+    r = extract(page(head=head), URL)
+    assert r.tags == ("budget", "schools", "council", "Taxes", "Mayor")
+    assert r.sources["tags"] == "meta:keywords"
+
+
+def test_site_names_are_not_tags():
+    head = "<meta name='keywords' content='地铁,新浪新闻,试运营'>"
+    assert extract(page(head=head, en=False), URL).tags == ("地铁", "试运营")
+
+
+# --- section ----------------------------------------------------------------------------------------
+
+
+def test_section_from_article_section_meta():
+    r = extract(page(head="<meta property='article:section' content='Politics'>"), URL)
+    assert (r.section, r.sources["section"]) == ("Politics", "meta:article:section")
+
+
+def test_section_from_a_json_ld_breadcrumb_list():
+    crumbs = {"@type": "BreadcrumbList", "itemListElement": [
+        {"@type": "ListItem", "position": 2, "name": "Local"},
+        {"@type": "ListItem", "position": 1, "name": "Home"},
+        {"@type": "ListItem", "position": 3, "name": "Budget"},
+    ]}
+    r = extract(page(head=ld(crumbs)), URL)
+    assert (r.section, r.sources["section"]) == ("Local", "json-ld:breadcrumb")
+
+
+def test_section_from_a_chinese_location_line():
+    top = "<div class='where'>当前位置：首页 &gt; 新闻 &gt; 国内新闻 &gt; 正文</div>"
+    r = extract(page(top=top, en=False), URL)
+    assert (r.section, r.sources["section"]) == ("国内新闻", "breadcrumb")
+
+
+def test_no_section_without_breadcrumbs_or_meta():
+    assert extract(page(), URL).section is None
+
+
+# --- language ---------------------------------------------------------------------------------------
+
+
+def test_declared_language_is_kept():
+    r = extract(page(lang="en-GB"), URL)
+    assert (r.language, r.sources["language"]) == ("en-GB", "page")
+
+
+def test_plainly_chinese_page_without_a_declaration_is_detected():
+    r = extract(page(en=False), URL)
+    assert (r.language, r.sources["language"]) == ("zh", "detected")
+
+
+def test_german_text_is_detected_by_the_model():
+    text = "Die Regierung hat am Dienstag ein neues Gesetz beschlossen, das ab Mai für alle Schulen gilt."
+    assert detect_language(text) == "de"
+
+
+def test_japanese_and_korean_by_their_scripts():
+    assert detect_language("東京都は今日、新しい交通規則を発表しました。来月から施行されます。") == "ja"
+    assert detect_language("서울시는 오늘 새로운 교통 규칙을 발표했습니다. 다음 달부터 시행됩니다.") == "ko"
+
+
+def test_too_little_text_has_no_language():
+    assert detect_language("OK 123") is None
+
+
+def test_to_dict_gives_plain_lists():
+    d = extract(page(head="<meta property='og:image' content='/a.jpg'>"), URL).to_dict()
+    assert d["images"] == [{"url": "https://news.example.com/a.jpg", "caption": None}]
+    assert isinstance(d["tags"], list) and isinstance(d["authors"], list)
+    json.dumps(d)
