@@ -47,6 +47,7 @@ AUTHOR_COLUMNS = (
     ("pages", "author_pages", "d"),
     ("same names", "author_accuracy", ".3f"),
     ("right when given", "author_precision", ".3f"),
+    ("writer only", "writer_accuracy", ".3f"),
 )
 DATE_COLUMNS = (
     ("pages", "date_pages", "d"),
@@ -104,7 +105,10 @@ Metrics (per page, then over the dataset):
 - **snippets**: trafilatura's test: whitespace-normalised substring search of each `with` (must appear) and
   `without` (must not appear) segment; precision, recall, F1, accuracy over all segments.
 - **title exact**: equal after whitespace normalisation.
-- **same names** (author): the same set of names, ignoring case, spacing and list separators.
+- **same names** (author): the person the page credits (our `author`, else our `editor`: the truths credit
+  the editor, 责任编辑, where no writer is named) has the same set of names as the truth, ignoring case,
+  spacing, order and list separators ("、", ";", ",", "and"/"und", spaces between Chinese names); a truth
+  that lists its authors (fundus) is compared name by name. **writer only**: the same with `author` alone.
 - **same day**: the `YYYY-MM-DD` of our ISO time equals the truth's (pages annotated "no date" are right
   when we give none).
 - **right when given** (author, date, time): the same share, among the pages where we gave a value.

@@ -44,6 +44,9 @@ def score_page(
     ``author`` may be a list of names; ``page_kind`` (the extractor's) decides whether a page without text
     or snippet truth is an article page; ``signals`` (the page's zone signals) enable the invented-offset
     check.
+    The author figure scores the person the page credits: the writer, else the editor. That is what the
+    truths hold: chinese-wce's annotators wrote the editor (责任编辑) where no writer is named, and fundus's
+    People parser gives the 责编 as authors. ``writer_ok`` scores the writer alone.
     """
     scores: dict[str, float | bool | int] = {}
     if truth.text is not None and truth.text.strip():
@@ -63,8 +66,11 @@ def score_page(
     if truth.title:
         scores["title_ok"] = m.title_match(title, truth.title)
     if truth.author or truth.authors:
-        scores["author_ok"] = m.author_match(author, truth.authors or truth.author or "")
-        scores["author_found"] = bool(author)
+        names = truth.authors or truth.author or ""
+        credited = author or editor
+        scores["author_ok"] = m.author_match(credited, names)
+        scores["author_found"] = bool(credited)
+        scores["writer_ok"] = m.author_match(author, names)
     for name, truth_value, value in (("editor", truth.editor, editor), ("source", truth.news_source, source)):
         if truth_value:
             scores[f"{name}_ok"] = m.author_match(value, truth_value)
@@ -116,6 +122,7 @@ def evaluate_page(
         record["exception"] = f"{type(e).__name__}: {e}"
         record["traceback"] = traceback.format_exc(limit=-3)
         text, title, published, author, error = "", None, None, None, None
+        editor = None
         record.update(chosen=None, page_class=None, reason=None, node_path=None)
     else:
         record["ms"] = (time.perf_counter() - start) * 1000
@@ -180,6 +187,7 @@ def summarize(records: Sequence[Record]) -> dict[str, float | int]:
         out.update(author_pages=len(authored), author_accuracy=_mean(authored, "author_ok"))
         found = [r for r in authored if r["scores"]["author_found"]]
         out["author_precision"] = _mean(found, "author_ok") if found else 0.0
+        out["writer_accuracy"] = _mean(authored, "writer_ok")
     for name in ("editor", "source"):
         given = [r for r in records if f"{name}_ok" in r["scores"]]
         if given:
