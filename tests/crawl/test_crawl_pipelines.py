@@ -50,6 +50,37 @@ def test_article_becomes_a_record_with_every_field(run):
     assert set(EXPORT_FIELDS) - {"author", "reason", "duplicate_of"} <= set(dict(item))
 
 
+SINA_SHAPED = (
+    "<html><head><meta charset='utf-8'><title>地铁新线开通|新浪新闻</title>"
+    "<meta property='article:author' content='新京报'>"
+    "<meta name='keywords' content='地铁,试运营'></head><body>"
+    "<h1>地铁新线开通</h1><div class='date-source'><span>2026年11月20日 08:30</span>"
+    "<a class='source' href='http://www.bjnews.com.cn/'>新京报</a></div><div id='artibody'>"
+    "<p>原标题：新线开通 市民尝鲜</p>"
+    + "<p>某市地铁新线今日上午开通试运营，全长二十公里，共设车站十五座，沿线市民出行将更加方便。</p>" * 4
+    + "<img src='/img/a.jpg' alt='列车进站'>"
+    "<p class='show_author'>责任编辑：刘光博 SN123</p></div></body></html>"
+)
+
+
+def test_record_carries_people_provenance_and_page_fields(run):
+    item, _ = run(SINA_SHAPED)
+    assert (item["author"], item["authors"], item["editor"], item["source"]) == (None, [], "刘光博", "新京报")
+    assert item["original_title"] == "新线开通 市民尝鲜" and item["tags"] == ["地铁", "试运营"]
+    assert item["images"] == [{"url": "https://news.example.cn/img/a.jpg", "caption": "列车进站"}]
+    assert item["description"].startswith("某市地铁新线今日上午开通试运营") and item["language"] == "zh"
+
+
+def test_credit_overrides_lose_their_labels(run):
+    credits = "<div class='by'>作者：陈海波 李明</div><div class='ed'>编辑：周敏</div>"
+    page = SINA_SHAPED.replace("<h1>", credits + "<h1>")
+    site = {"xpath": {"author": "//div[@class='by']", "editor": "//div[@class='ed']",
+                      "source": "//div[@class='date-source']/a"}}
+    item, _ = run(page, site=site)
+    assert (item["author"], item["authors"]) == ("陈海波、李明", ["陈海波", "李明"])
+    assert (item["editor"], item["source"]) == ("周敏", "新京报")
+
+
 def test_internal_fields_and_raw_html_never_leave_the_pipelines(run):
     item, _ = run(article_html())
     assert not set(INTERNAL_FIELDS) & set(dict(item))

@@ -48,3 +48,33 @@ def test_mapping_is_valid_json_covering_every_record_field():
     assert set(RECORD_FIELDS) <= set(properties)
     assert properties["published_at"]["type"] == properties["crawled_at"]["type"] == "date"
     assert properties["text"]["analyzer"] in mapping["settings"]["analysis"]["analyzer"]
+
+
+def test_list_fields_round_trip_through_sqlite_and_export_as_arrays(tmp_path):
+    sink = SqliteSink(tmp_path / "l.sqlite3")
+    sink.open()
+    record = rec(1, "标题") | {"authors": ["张三", "李四"], "tags": ["地铁"], "editor": "王五",
+                               "images": [{"url": "http://news.example.cn/a.jpg", "caption": "图"}]}
+    sink.write([record])
+    stored = sink.get(record["canonical_url"])
+    assert stored["authors"] == ["张三", "李四"] and stored["images"][0]["caption"] == "图"
+    doc = json.loads(list(es_bulk_lines([stored], "x"))[1])
+    assert doc["tags"] == ["地铁"] and doc["editor"] == "王五"
+    sink.close()
+
+
+def test_a_store_made_before_the_new_fields_gets_their_columns(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE articles (canonical_url TEXT PRIMARY KEY, url TEXT, site TEXT, title TEXT, "
+               "author TEXT, crawled_at TEXT, first_crawled_at TEXT)")
+    db.commit()
+    db.close()
+    sink = SqliteSink(path, search=False)
+    sink.open()
+    sink.write([rec(1, "标题") | {"source": "新京报", "tags": ["a"]}])
+    assert sink.get("http://news.example.cn/1.shtml")["source"] == "新京报"
+    sink.close()
+

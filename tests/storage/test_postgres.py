@@ -241,3 +241,37 @@ def test_pipeline_settings_are_checked_at_start_up(tmp_path, settings, message):
     with pytest.raises(ConfigError) as error:
         build_from_crawler(PostgresPipeline, get_crawler(settings_dict=values))
     assert str(error.value).startswith(message) and "S3cret" not in str(error.value)
+
+
+def test_list_fields_are_jsonb_and_round_trip(sink):
+    sink.write([rec(1, authors=["张三", "李四"], tags=["地铁"], editor="王五", source="新京报",
+                    images=[{"url": "http://news.example.cn/a.jpg", "caption": None}])])
+    sink.flush()
+    row = sink.get("http://news.example.cn/a/1.shtml")
+    assert row["authors"] == ["张三", "李四"] and row["tags"] == ["地铁"]
+    assert row["images"] == [{"url": "http://news.example.cn/a.jpg", "caption": None}]
+    assert (row["editor"], row["source"]) == ("王五", "新京报")
+    types = dict(sink._require().execute(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'articles'"
+        " AND table_schema = current_schema()").fetchall())
+    assert types["authors"] == types["tags"] == types["images"] == "jsonb" and types["editor"] == "text"
+
+
+def test_a_version_1_database_is_migrated_and_keeps_its_rows(pg_dsn):
+    from newscrawl.storage.postgres import MIGRATIONS
+
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE schema_version (version integer NOT NULL)")
+        conn.execute(MIGRATIONS[0])
+        conn.execute("INSERT INTO schema_version VALUES (1)")
+        conn.execute("INSERT INTO articles (canonical_url, title) VALUES ('http://a/1', 'x')")
+    s = PostgresSink(pg_dsn)
+    s.open()
+    try:
+        assert s.schema_version() == SCHEMA_VERSION
+        s.write([rec(2, tags=["新"])])
+        s.flush()
+        assert s.get("http://a/1")["title"] == "x"
+        assert s.get("http://news.example.cn/a/2.shtml")["tags"] == ["新"]
+    finally:
+        s.close()
