@@ -41,7 +41,7 @@ from newscrawl.extract.limits import (
 )
 from newscrawl.extract.listpage import kind_and_entries
 from newscrawl.extract.metadata import collect_page_meta
-from newscrawl.extract.metadata.language import load_model
+from newscrawl.extract.metadata.language import load_model, needs_model
 from newscrawl.extract.metadata.stage import find_metadata
 from newscrawl.extract.overrides import compile_field_xpaths, read_fields
 from newscrawl.extract.page import Page
@@ -286,7 +286,7 @@ def _run(
         kind, entries, kind_figures = known_kind, (), {"reason": "given by the caller"}
     produced_by = str(body.figures.get("chosen", algorithm))
     given = prepared.overrides
-    if page.meta.language is None:
+    if page.meta.language is None and needs_model(body.text):
         budget.exclude(load_model())  # the language model's one-off load is not this page's time
     metadata = find_metadata(page, body, reference_time=reference_time, timezone=timezone, overrides=given)
     budget.check("metadata")

@@ -155,7 +155,8 @@ class Extraction:
         """The extraction :meth:`to_dict` gave (how a result crosses a process boundary: read-only
         mappings cannot be pickled).
 
-        >>> e = Extraction(text="t", figures=freeze({"a": {"b": 1}}), entries=(ListEntry("x", "/x"),))
+        >>> e = Extraction(text="t", figures=freeze({"a": {"b": 1}}), entries=(ListEntry("x", "/x"),),
+        ...                authors=("A", "B"), images=(Image("http://a/1.jpg", "c"),), tags=("t",))
         >>> Extraction.from_dict(e.to_dict()) == e
         True
         """
@@ -163,6 +164,9 @@ class Extraction:
         for name in ("figures", "sources"):
             values[name] = freeze(values.get(name))
         values["entries"] = tuple(ListEntry(**entry) for entry in values.get("entries") or ())
+        values["images"] = tuple(Image(**image) for image in values.get("images") or ())
+        for name in ("authors", "tags"):
+            values[name] = tuple(values.get(name) or ())
         return cls(**values)
 
 

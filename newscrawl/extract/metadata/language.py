@@ -8,8 +8,8 @@
    languages, its model shipped in the wheel, no network), whose cost grows with the bytes it reads
    (about 1-4 ms for 1,000 CJK characters, measured), hence the sample.
 
-The model loads on first use (about 2 s, once per process); ``extract`` loads it before a page without a
-declared language and leaves that time out of the page's time budget.
+The model loads on first use (about 2 s, once per process); ``extract`` loads it before the first page
+that needs it and leaves that time out of the page's time budget.
 """
 
 from __future__ import annotations
@@ -59,21 +59,37 @@ def detect_language(text: str) -> str | None:
     letters = sum(ch.isalpha() for ch in sample)
     if letters < MIN_DETECT_CHARS:
         return None
-    kana = len(_KANA.findall(sample))
-    hangul = len(_HANGUL.findall(sample))
-    if kana >= SCRIPT_SHARE * letters / 3:  # Japanese mixes kana with Han: a third of the share is enough
+    code = _by_script(sample, letters)
+    if code is None:
+        code, _score = _identifier().classify(sample)
+    return str(code)
+
+
+def needs_model(text: str) -> bool:
+    """Whether :func:`detect_language` would ask the model about ``text`` (no script settles it)."""
+    sample = text[:DETECT_SAMPLE_CHARS]
+    letters = sum(ch.isalpha() for ch in sample)
+    return letters >= MIN_DETECT_CHARS and _by_script(sample, letters) is None
+
+
+def _by_script(sample: str, letters: int) -> str | None:
+    if len(_KANA.findall(sample)) >= SCRIPT_SHARE * letters / 3:  # Japanese mixes kana with Han
         return "ja"
-    if hangul >= SCRIPT_SHARE * letters:
+    if len(_HANGUL.findall(sample)) >= SCRIPT_SHARE * letters:
         return "ko"
     if len(_HAN.findall(sample)) >= SCRIPT_SHARE * letters:
         return "zh"
-    code, _score = _identifier().classify(sample)
-    return str(code)
+    return None
+
+
+def detection_text(text: str, title: str | None) -> str:
+    """What the language is detected from: the main text, else the title."""
+    return text or title or ""
 
 
 def find_language(meta: PageMeta, text: str, title: str | None) -> Found:
     """The declared language, else the detected one; ``Found()`` when neither."""
     if meta.language:
         return Found(meta.language, "page")
-    code = detect_language(text or title or "")
+    code = detect_language(detection_text(text, title))
     return Found(code, "detected") if code else NOT_FOUND
