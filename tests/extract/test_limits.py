@@ -113,13 +113,13 @@ def test_limits_do_not_change_a_normal_extraction() -> None:
 def test_time_budget_covers_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    from newscrawl.extract import api
+    from newscrawl.extract.metadata import stage
 
-    def slow_author(*args: object, **kwargs: object) -> object:
+    def slow_people(*args: object, **kwargs: object) -> object:
         time.sleep(0.3)  # a metadata chain that runs long (dateparser on a hostile value, say)
-        return api.NOT_FOUND
+        return stage.People()
 
-    monkeypatch.setattr(api, "find_author", slow_author)
+    monkeypatch.setattr(stage, "find_people", slow_people)
     r = extract(ARTICLE, limits=Limits(time_budget=0.25))
     assert r.error and "after metadata" in r.error and "time_budget" in r.error
 
