@@ -1,15 +1,18 @@
 """Invented time zones: a publish time given an offset the page never supports.
 
 A UTC offset on ``published_at`` is *supported* when the page writes a date-time with that offset (``Z``,
-``+02:00``, ``+0200``, ``GMT``...), or when the page's declared language, its host or its declared national
-charset names a region whose zone has that offset (issue 12: zh-CN or a .cn host -> Asia/Shanghai, zh-TW ->
-Asia/Taipei, zh-HK -> Asia/Hong_Kong, zh-SG -> Asia/Singapore, ja -> Asia/Tokyo, ko -> Asia/Seoul; ``zh``
-alone names no region; GB2312/GBK/GB18030 and Big5 are Chinese national standards, Shift_JIS/EUC-JP
-Japanese, EUC-KR Korean). Any other offset was invented by the extractor, as ``+08:00`` on an English page
-whose times carry no zone.
+``+02:00``, ``+0200``, ``GMT``, ``EDT``...) or writes the same instant with another offset (``03:16Z``
+shown as ``05:16+02:00``, the page's local clock), or when the page's declared language, its host or its
+declared national charset names a region whose zone has that offset (issue 12: zh-CN or a .cn host ->
+Asia/Shanghai, zh-TW -> Asia/Taipei, zh-HK -> Asia/Hong_Kong, zh-SG -> Asia/Singapore, ja -> Asia/Tokyo,
+ko -> Asia/Seoul; ``zh`` alone names no region; GB2312/GBK/GB18030 and Big5 are Chinese national
+standards, Shift_JIS/EUC-JP Japanese, EUC-KR Korean). Any other offset was invented by the extractor, as
+``+08:00`` on an English page whose times carry no zone.
 
-This reads the raw page on its own, with patterns of its own, rather than asking the library's zone
-inference: a check that reuses the code it checks cannot catch that code's mistakes.
+A declared language or a host also supports the offsets of the zone the library's tables
+(``date_data.LANGUAGE_ZONES``, ``HOST_ZONES``: de -> Europe/Berlin, en-GB -> Europe/London...) give it, at
+that date. The tables are shared data; the reading of the page and the offset check are this module's
+own, so a mistake of the library's zone inference is not repeated here.
 
 >>> signals = zone_signals(b'<html lang="en"><meta content="2024-09-03T04:03:19">', "https://example.com/a")
 >>> invented_offset("2024-09-03T04:03:19+08:00", signals), invented_offset("2024-09-03T04:03:19", signals)
@@ -20,14 +23,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from newscrawl.extract.metadata.date_data import HOST_ZONES, LANGUAGE_ZONES
 
 #: a date-time written with an offset: ISO 8601 (``2024-09-03T04:03:19Z``, ``... +02:00``, ``+0200``) or
 #: an e-mail style time (``04:03:19 +0000``, ``04:03 GMT``)
 _ISO_OFFSET_RE = re.compile(
-    rb"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s?(Z|[+-]\d{2}:?\d{2})(?![\d:])"
+    rb"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:[.,]\d+)?\s?(Z|[+-]\d{2}:?\d{2})(?![\d:])"
 )
-_MAIL_OFFSET_RE = re.compile(rb"\b\d{1,2}:\d{2}(?::\d{2})?\s(GMT|UTC|[+-]\d{4})\b")
+_MAIL_OFFSET_RE = re.compile(
+    rb"\b\d{1,2}:\d{2}(?::\d{2})?\s(GMT|UTC|[+-]\d{4}|[ECMP][SD]T|BST|CES?T|EES?T|WES?T|IST|JST|KST|HKT)\b"
+)
+#: zone abbreviations written after a time, and their offsets (IST: India)
+ABBREVIATIONS = {
+    "EST": "-05:00", "EDT": "-04:00", "CST": "-06:00", "CDT": "-05:00", "MST": "-07:00", "MDT": "-06:00",
+    "PST": "-08:00", "PDT": "-07:00", "BST": "+01:00", "CET": "+01:00", "CEST": "+02:00", "EET": "+02:00",
+    "EEST": "+03:00", "WET": "+00:00", "WEST": "+01:00", "IST": "+05:30", "JST": "+09:00", "KST": "+09:00",
+    "HKT": "+08:00",
+}
 #: the declared language: <html lang>, <meta http-equiv=content-language>, og:locale
 _LANG_RE = re.compile(
     rb"<html\b[^>]*?\s(?:xml:)?lang\s*=\s*[\"']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)"
@@ -61,6 +77,12 @@ class ZoneSignals:
 
     written: frozenset[str]
     regional: frozenset[str]
+    #: the instants the page writes with an offset (UTC, to the minute): a time shown in another offset
+    #: that is one of them is the page's own value, converted
+    instants: frozenset[datetime] = frozenset()
+    #: IANA zones the declared language or the host name (the library's tables, ``date_data``): an offset
+    #: is supported when the zone has it at that time (summer time included)
+    zones: frozenset[str] = frozenset()
 
     @property
     def offsets(self) -> frozenset[str]:
@@ -76,6 +98,8 @@ def normalize_offset(raw: str) -> str:
     raw = raw.strip().upper()
     if raw in ("Z", "GMT", "UTC"):
         return "+00:00"
+    if raw in ABBREVIATIONS:
+        return ABBREVIATIONS[raw]
     digits = raw[1:].replace(":", "")
     return f"{raw[0]}{digits[:2]}:{digits[2:4]}"
 
@@ -93,7 +117,14 @@ def _region(lang: str) -> str | None:
 
 def zone_signals(page: bytes, url: str | None) -> ZoneSignals:
     """What the raw ``page`` and its ``url`` say about its time zone."""
-    written = {normalize_offset(m.group(1).decode()) for m in _ISO_OFFSET_RE.finditer(page)}
+    written: set[str] = set()
+    instants: set[datetime] = set()
+    for m in _ISO_OFFSET_RE.finditer(page):
+        offset = normalize_offset(m.group(3).decode())
+        written.add(offset)
+        instant = _instant(f"{m.group(1).decode()}T{m.group(2).decode()}{offset}")
+        if instant is not None:
+            instants.add(instant)
     written |= {normalize_offset(m.group(1).decode()) for m in _MAIL_OFFSET_RE.finditer(page)}
     regional = set()
     for m in _LANG_RE.finditer(page[:LANG_SCAN_BYTES]):
@@ -109,7 +140,42 @@ def zone_signals(page: bytes, url: str | None) -> ZoneSignals:
     tld = host.rsplit(".", 1)[-1]
     if tld in REGION_OFFSETS and tld not in _LANGUAGE_ONLY_REGIONS:
         regional.add(REGION_OFFSETS[tld])
-    return ZoneSignals(frozenset(written), frozenset(regional))
+    zones = {z for m in _LANG_RE.finditer(page[:LANG_SCAN_BYTES]) if (z := _language_zone(m))}
+    zones |= {name for suffix, name in HOST_ZONES if host.endswith(suffix)}
+    return ZoneSignals(frozenset(written), frozenset(regional), frozenset(instants), frozenset(zones))
+
+
+def _language_zone(m: re.Match[bytes]) -> str | None:
+    """The zone the library's table gives a declared language (with its region, else alone)."""
+    tags = [t for t in re.split(r"[-_]", next(g for g in m.groups() if g).decode().lower()) if t]
+    regions = [t for t in tags[1:] if len(t) == 2]
+    region = regions[0] if regions else None
+    return LANGUAGE_ZONES.get((tags[0], region)) or LANGUAGE_ZONES.get((tags[0], None))
+
+
+def _zone_has(zone: str, published_at: str, offset: str) -> bool:
+    """Whether ``zone`` has ``offset`` at the wall-clock time of ``published_at``."""
+    try:
+        local = datetime.fromisoformat(published_at.strip().replace("Z", "+00:00")).replace(tzinfo=None)
+        delta = ZoneInfo(zone).utcoffset(local)
+    except (ValueError, ZoneInfoNotFoundError):
+        return False
+    if delta is None:
+        return False
+    minutes = int(delta.total_seconds()) // 60
+    sign = "-" if minutes < 0 else "+"
+    return offset == f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def _instant(value: str | None) -> datetime | None:
+    """An ISO date-time with an offset as a UTC instant to the minute; None otherwise."""
+    try:
+        dt = datetime.fromisoformat((value or "").strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if dt.tzinfo is None:
+        return None
+    return dt.astimezone(UTC).replace(second=0, microsecond=0)
 
 
 _VALUE_OFFSET_RE = re.compile(r"T?\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s?(Z|[+-]\d{2}:?\d{2})$")
@@ -128,4 +194,6 @@ def value_offset(value: str | None) -> str | None:
 def invented_offset(published_at: str | None, signals: ZoneSignals) -> bool:
     """Whether ``published_at`` carries an offset the page does not support (see the module docstring)."""
     offset = value_offset(published_at)
-    return offset is not None and offset not in signals.offsets
+    if offset is None or offset in signals.offsets or _instant(published_at) in signals.instants:
+        return False
+    return not any(_zone_has(zone, published_at or "", offset) for zone in signals.zones)
