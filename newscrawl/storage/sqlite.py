@@ -31,6 +31,9 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
     {", ".join(f"{name} TEXT" for name in RECORD_FIELDS if name != "canonical_url")},
     first_crawled_at TEXT
 );
+"""
+#: made after an older store has been given the columns it lacks (its table may have no ``site`` yet)
+_INDEXES = f"""
 CREATE INDEX IF NOT EXISTS {TABLE}_url ON {TABLE}(url);
 CREATE INDEX IF NOT EXISTS {TABLE}_site ON {TABLE}(site);
 """
@@ -99,9 +102,10 @@ class SqliteSink:
         self._db.executescript(_SCHEMA)
         # a database made before a record field existed gets the field's column
         have = {row[1] for row in self._db.execute(f"PRAGMA table_info({TABLE})")}
-        for name in RECORD_FIELDS:
+        for name in (*RECORD_FIELDS, "first_crawled_at"):
             if name not in have:
                 self._db.execute(f"ALTER TABLE {TABLE} ADD COLUMN {name} TEXT")
+        self._db.executescript(_INDEXES)
         self._db.execute(_TIME_INDEX)
         self._db.commit()
         from newscrawl.storage.search import ensure_search_index, has_search_index  # it imports this module

@@ -56,3 +56,23 @@ def test_a_sink_opens_while_another_process_creates_the_store(tmp_path):
     assert sink.count() == 1
     sink.close()
     writer.join()
+
+
+def test_a_store_whose_table_predates_the_site_column_opens_and_gets_it(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE articles (canonical_url TEXT PRIMARY KEY, url TEXT, title TEXT, text TEXT)")
+    db.execute("INSERT INTO articles VALUES ('https://a.cn/1', 'https://a.cn/1', 't', 'x')")
+    db.commit()
+    db.close()
+    sink = SqliteSink(path, search=False)
+    sink.open()  # the site index used to be made before the missing column: "no such column: site"
+    try:
+        columns = {row[1] for row in sink.db.execute("PRAGMA table_info(articles)")}
+        assert {"site", "pages", "crawled_at"} <= columns
+        indexes = {row[0] for row in sink.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert "articles_site" in indexes
+        sink.write([{"canonical_url": "https://a.cn/2", "url": "https://a.cn/2", "site": "a", "text": "y"}])
+        assert sink.db.execute("SELECT count(*) FROM articles").fetchone()[0] == 2
+    finally:
+        sink.close()
