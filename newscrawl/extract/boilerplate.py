@@ -26,24 +26,27 @@ BOILERPLATE_TOKENS: frozenset[str] = frozenset(
 #: article (scrapinghub +0.005, Chinese sets unchanged). Adding the wider BOILERPLATE_TOKENS, or
 #: sidebar/related/nav, to the score lost 0.01-0.04 on scrapinghub, so those are used for pruning only.
 SCORE_NEGATIVE_TOKENS: frozenset[str] = frozenset(
-    "comment comments commentlist reply replies pinglun liuyan discuss discussion disqus footer".split()
+    "comment comments commentlist reply replies pinglun liuyan discuss discussion disqus footer"
+    " onetrust consent cookie cookies gdpr".split()
 )
 
 #: HTML5 elements that are page chrome wherever they stand outside the article
 CHROME_TAGS: frozenset[str] = frozenset({"nav", "footer", "aside"})
 
 _SPLIT = re.compile(r"[\s\-_:.]+|(?<=[a-z])(?=[A-Z])")
+#: a utility-class variant prefix (Tailwind ``print:``, ``dark:``, ``md:[.x_&]:``): a condition, not a name
+_VARIANT = re.compile(r"(?:^|(?<=\s))\S*:(?=\S)")
 
 
 def attr_tokens(value: str | None) -> list[str]:
-    """Lower-cased tokens of a class or id value.
+    """Lower-cased tokens of a class or id value; variant prefixes such as ``print:`` are not tokens.
 
-    >>> attr_tokens("commentList main-nav")
-    ['comment', 'list', 'main', 'nav']
+    >>> attr_tokens("commentList main-nav print:max-w-full")
+    ['comment', 'list', 'main', 'nav', 'max', 'w', 'full']
     """
     if not value:
         return []
-    return [t.lower() for t in _SPLIT.split(value) if t]
+    return [t.lower() for t in _SPLIT.split(_VARIANT.sub("", value)) if t]
 
 
 @lru_cache(maxsize=8192)
@@ -59,7 +62,9 @@ def looks_like_boilerplate(cls: str | None, ident: str | None) -> bool:
 
 
 #: a cheap pre-check: every SCORE_NEGATIVE_TOKENS member contains one of these
-_NEGATIVE_HINT = re.compile(r"comment|repl|pinglun|liuyan|discus|disqus|footer", re.IGNORECASE)
+_NEGATIVE_HINT = re.compile(
+    r"comment|repl|pinglun|liuyan|discus|disqus|footer|onetrust|consent|cookie|gdpr", re.IGNORECASE
+)
 
 
 def counts_against(cls: str | None, ident: str | None) -> bool:

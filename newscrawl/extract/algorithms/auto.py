@@ -16,9 +16,20 @@ it fixes come from the choice of the content node:
   node of maximum S. A decay below 1 lets a node win only when its children's text adds up to more
   than the best single child, so the root settles on the lowest node that holds the bulk of the
   non-link text.
-- Inside the root, subtrees are left out when they are page chrome (class/id tokens such as ``share``,
-  ``comment``, ``related``; <nav>, <aside>, <footer>) or link lists (link characters above
+  Consent dialogs (``onetrust``, ``consent``, ``cookie``, ``gdpr``) count against a root the same way.
+  When no node scores above zero (a name such as ``id="comments-enabled article"`` around the whole
+  article), the scores are taken again without the names: a name may lower a score, not empty the page.
+- The root's structural twins join it: elements reached from its ancestor ``twin_levels`` up by the same
+  path of tags and classes, with body-like text (at least ``twin_min_share`` of the root's non-link
+  text, link share at most ``max_link_share``). An article split over repeated page chunks is read
+  whole; a root without a class has none.
+- Inside the root (and each twin), subtrees are left out when they are page chrome (class/id tokens such
+  as ``share``, ``comment``, ``related``; <nav>, <aside>, <footer>) or link lists (link characters above
   ``max_link_share`` of their text), unless they hold more than ``chrome_max_share`` of the root's text.
+  Chrome-looking elements of one tag and class that together hold more than that share are not chrome
+  (``sidebar-grid__container`` blocks holding the article); utility-class variants such as Tailwind's
+  ``print:`` are not names (``boilerplate.attr_tokens``). An inline element in running text is never
+  left out (``document.spare_running_text``): words are not cut from a kept paragraph.
 - Last, page furniture at the edges of the text is trimmed: a disclaimer, related-links or print/close
   line in the last 30% of the text cuts the rest, and short editor/source lines at either end go
   (``boilerplate.trim_edges``).
@@ -28,7 +39,10 @@ it fixes come from the choice of the content node:
 
 Parameters (tuned on the dev sets, see docs/EVALUATION.md): ``decay = 0.75`` (0.7-0.8 is a plateau on
 chinese-wce, daniel-zh and scrapinghub), ``link_penalty = 1.0``, ``max_link_share = 0.5``,
-``chrome_max_share = 0.5``, ``comment_max_share = 0.9``; ``short_threshold = 450`` bytes (seed 000).
+``chrome_max_share = 0.5``, ``comment_max_share = 0.9``; ``short_threshold = 450`` bytes (seed 000);
+``twin_min_share = 0.25`` and ``twin_levels = 6`` were set by reading pages (a magazine's three chunks
+sit five levels under their common ancestor), not tuned; see docs/EVALUATION.md for the leave-one-out
+check.
 """
 
 from __future__ import annotations
@@ -58,6 +72,8 @@ class AutoParams:
     max_link_share: float = 0.5
     chrome_max_share: float = 0.5
     comment_max_share: float = 0.9
+    twin_min_share: float = 0.25
+    twin_levels: int = 6
 
     def validate(self) -> None:
         positive("short_threshold", self.short_threshold)
@@ -66,6 +82,8 @@ class AutoParams:
         fraction("max_link_share", self.max_link_share)
         fraction("chrome_max_share", self.chrome_max_share)
         fraction("comment_max_share", self.comment_max_share)
+        fraction("twin_min_share", self.twin_min_share)
+        positive("twin_levels", self.twin_levels)
 
 
 def content_scores(
@@ -100,18 +118,38 @@ def is_chrome(el: Element) -> bool:
     return el.tag in CHROME_TAGS or looks_like_boilerplate(el.get("class"), el.get("id"))
 
 
+def _signature(el: Element) -> tuple[str, str]:
+    return str(el.tag), " ".join((el.get("class") or "").split())
+
+
+def chrome_holding_the_text(stats: NodeStats, root: int, limit: float) -> set[tuple[str, str]]:
+    """Tag-and-class signatures of chrome-looking elements under ``root`` that together hold more than
+    ``limit`` characters: an article split over repeated ``div.sidebar-grid__container`` blocks is
+    not page chrome, whatever its class says."""
+    held: dict[tuple[str, str], int] = {}
+    els, chars = stats.elements, stats.chars
+    for i in range(root + 1, stats.subtree_end(root)):
+        el = els[i]
+        if chars[i] and el.tag != "a" and is_chrome(el):
+            sig = _signature(el)
+            held[sig] = held.get(sig, 0) + chars[i] - stats.link_chars[i]
+    return {sig for sig, n in held.items() if n > limit}
+
+
 def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element], int]:
     """Subtrees of ``root`` to leave out: chrome and link lists, but never an inline element standing in
-    running text (``spare_running_text``). Returns them and the characters dropped."""
+    running text (``spare_running_text``), and never by class alone the blocks that together hold more
+    than ``chrome_max_share`` of the root's text. Returns them and the characters dropped."""
     els = stats.elements
     chars = stats.chars
     limit = params.chrome_max_share * chars[root]
+    keep = chrome_holding_the_text(stats, root, limit)
     skip: set[Element] = set()
     i, end = root + 1, stats.subtree_end(root)
     while i < end:
         el, c = els[i], chars[i]
         if c and c < limit and el.tag != "a" and (
-            stats.link_chars[i] > params.max_link_share * c or is_chrome(el)
+            stats.link_chars[i] > params.max_link_share * c or (is_chrome(el) and _signature(el) not in keep)
         ):
             skip.add(el)
             i = stats.subtree_end(i)
@@ -119,6 +157,55 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
             i += 1
     skip = spare_running_text(skip)
     return skip, sum(chars[stats.index[el]] for el in skip)
+
+
+def _class_of(el: Element) -> str:
+    return " ".join((el.get("class") or "").split())
+
+
+def twins(stats: NodeStats, root: int, params: AutoParams) -> list[int]:
+    """``root`` and its structural twins, in document order: elements reached from the root's ancestor
+    ``twin_levels`` up by the same path of tags and classes, that read as body text too (non-link text
+    at least ``twin_min_share`` of the root's, link share at most ``max_link_share``). An article split
+    over sibling containers (``div.body__inner-container`` in three page chunks) is read whole. A root
+    without a class has no twins."""
+    el = stats.elements[root]
+    cls = _class_of(el)
+    if not cls:
+        return [root]
+    path: list[tuple[str, str]] = []
+    top = root
+    for _ in range(params.twin_levels):
+        if stats.parent[top] <= 0:
+            break
+        path.append((stats.tag[top], _class_of(stats.elements[top])))
+        top = stats.parent[top]
+    floor = params.twin_min_share * (stats.chars[root] - stats.link_chars[root])
+    depth = stats.depth[root]
+    out: list[int] = []
+    i, end = top, stats.subtree_end(top)
+    while i < end:
+        c, lc = stats.chars[i], stats.link_chars[i]
+        if i == root or (
+            stats.depth[i] == depth
+            and stats.tag[i] == el.tag
+            and c - lc >= floor
+            and lc <= params.max_link_share * c
+            and _same_path(stats, i, path)
+        ):
+            out.append(i)
+            i = stats.subtree_end(i)
+        else:
+            i += 1
+    return out
+
+
+def _same_path(stats: NodeStats, i: int, path: list[tuple[str, str]]) -> bool:
+    for tag, cls in path:
+        if stats.tag[i] != tag or _class_of(stats.elements[i]) != cls:
+            return False
+        i = stats.parent[i]
+    return True
 
 
 @register("auto", AutoParams, "the default: design-card classification, decayed content score, pruning")
@@ -130,9 +217,24 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
         return use_script_data(page, BodyResult((), None, freeze(empty)), params.short_threshold)
     scores = content_scores(stats, params.decay, params.link_penalty, params.comment_max_share)
     root = max(range(len(stats)), key=scores.__getitem__)
-    skip, dropped = prune(stats, root, params)
+    comments_counted = True
+    if scores[root] <= 0:
+        # nothing scores above zero: a comment/footer-looking class or id around the whole article
+        # (``id="comments-enabled article"``) sank it; such a name may lower a score, not empty the page
+        scores = content_scores(stats, params.decay, params.link_penalty, 0.0)
+        root = max(range(len(stats)), key=scores.__getitem__)
+        comments_counted = False
+    parts = twins(stats, root, params)
+    paras_list: list[str] = []
+    dropped = 0
+    skipped = 0
+    for part in parts:
+        skip, lost = prune(stats, part, params)
+        paras_list.extend(paragraphs(stats.elements[part], skip=skip))
+        dropped += lost
+        skipped += len(skip)
     node = stats.elements[root]
-    paras = tuple(paragraphs(node, skip=skip))
+    paras = tuple(paras_list)
     kept = trim_edges(paras)
     size = sum(len(p.encode("utf-8")) for p in kept)
     page_class = "short" if size < params.short_threshold else "long"
@@ -151,8 +253,10 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
                 "page_class": page_class,
                 "content_bytes": size,
                 "content_score": round(scores[root], 2),
+                "comment_names_counted": comments_counted,
                 "root_chars": stats.chars[root],
-                "pruned_subtrees": len(skip),
+                "pruned_subtrees": skipped,
+                "twin_parts": len(parts),
                 "pruned_chars": dropped,
                 "trimmed_paragraphs": len(paras) - len(kept),
             }

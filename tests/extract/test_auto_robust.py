@@ -1,0 +1,109 @@
+"""Issue 11, classes 2, 3 and 5: auto on page shapes nobody tuned it for (hand-written fixtures)."""
+
+from newscrawl.extract import extract
+from newscrawl.extract.boilerplate import attr_tokens
+
+PARAS = [
+    "The city council approved the new transit plan on Tuesday after a long debate about its cost.",
+    "Supporters said the five new lines would cut commuting times across the northern districts.",
+    "Critics argued that the budget relied on optimistic forecasts of ridership and fare revenue.",
+    "The mayor promised a public review of the figures before construction begins next spring.",
+    "Residents will be able to comment on the route maps at three meetings scheduled for May.",
+    "Officials expect the first line to open within four years if the funding arrives on time.",
+]
+
+
+def ps(items: list[str]) -> str:
+    return "".join(f"<p>{p}</p>" for p in items)
+
+
+def links(n: int, word: str = "Story") -> str:
+    items = "".join(f"<li><a href='/{word}/{i}'>{word} headline number {i}</a></li>" for i in range(n))
+    return f"<ul>{items}</ul>"
+
+
+def test_tailwind_variant_prefixes_are_not_class_tokens() -> None:
+    assert attr_tokens("print:max-w-full dark:text-white") == ["max", "w", "full", "text", "white"]
+    assert "print" in attr_tokens("print-button")
+
+
+def test_a_chrome_looking_class_does_not_empty_the_article() -> None:
+    # the article's own containers carry "sidebar" (a grid component) and "widget" in their names
+    body = "".join(
+        "<div class='sidebar-grid__container'><div class='article-widget-text'>"
+        f"{ps(PARAS[i : i + 2])}</div></div>"
+        for i in range(0, 6, 2)
+    )
+    html = (
+        f"<html><body><nav>{links(8, 'nav')}</nav><main><article class='sidebar-grid'>{body}"
+        f"<aside class='sidebar-grid__sidebar'>{links(3)}</aside></article></main></body></html>"
+    )
+    text = extract(html).text
+    assert all(p in text for p in PARAS)
+    assert "Story headline" not in text
+
+
+def test_a_tailwind_print_class_on_the_article_is_not_chrome() -> None:
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><main class='print:max-w-full'>"
+        f"<div class='group print:break-inside-avoid'>{ps(PARAS[:3])}</div>"
+        f"<div class='group print:break-inside-avoid'>{ps(PARAS[3:])}</div></main></body></html>"
+    )
+    text = extract(html).text
+    assert all(p in text for p in PARAS)
+
+
+def test_a_comments_word_in_the_article_id_does_not_empty_the_page() -> None:
+    html = (
+        f"<html><body><div class='masthead'>{links(20, 'section')}</div>"
+        f"<div id='comments-enabled article'><h1>Plan</h1>{ps(PARAS)}</div></body></html>"
+    )
+    r = extract(html)
+    assert all(p in r.text for p in PARAS)
+    assert r.figures["comment_names_counted"] is False
+
+
+def test_a_body_split_over_repeated_chunks_is_read_whole() -> None:
+    chunk = (
+        "<div class='grid grid-items-2'><div class='grid--item'><div class='wrap'><div class='layout'>"
+        "<div class='body body__container'><div class='body__inner-container'>{}</div></div>"
+        "</div></div></div>"
+        "<div class='adrail'>Advertisement</div></div>"
+    )
+    html = (
+        f"<html><body><header>{links(5, 'menu')}</header><article><div class='chunks'>"
+        + "".join(chunk.format(ps(PARAS[i : i + 2])) for i in range(0, 6, 2))
+        + f"</div></article><footer>{links(6, 'more')}</footer></body></html>"
+    )
+    r = extract(html)
+    assert all(p in r.text for p in PARAS)
+    assert r.figures["twin_parts"] == 3
+    assert "Advertisement" not in r.text
+
+
+def test_teasers_with_the_article_class_elsewhere_are_not_twins() -> None:
+    teaser = "<div class='card'><div class='text'>Another story about the weather in the valley.</div></div>"
+    html = (
+        f"<html><body><article><div class='text'>{ps(PARAS)}</div></article>"
+        f"<section class='more'>{teaser * 4}</section></body></html>"
+    )
+    r = extract(html)
+    assert all(p in r.text for p in PARAS)
+    assert "weather in the valley" not in r.text
+
+
+def test_a_consent_dialog_is_not_the_article() -> None:
+    consent = (
+        "<div id='onetrust-consent-sdk'><div id='ot-content' class='ot-main-content'>"
+        + ps(
+            [
+                "We and our partners use cookies and similar technologies to store and access information "
+                "on your device, to personalise content and ads and to measure their performance." * 3,
+                "You can change your choices at any time by visiting the privacy centre of this site." * 3,
+            ]
+        )
+        + "</div></div>"
+    )
+    html = f"<html><body><article><h1>Plan</h1>{ps(PARAS[:4])}</article>{consent}</body></html>"
+    text = extract(html).text
+    assert PARAS[0] in text and "cookies" not in text
