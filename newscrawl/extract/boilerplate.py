@@ -81,23 +81,37 @@ def counts_against(cls: str | None, ident: str | None) -> bool:
 CUT_MARKER = re.compile(
     r"^\s*[【\[(（]?\s*(?:免责)?声明[：:]"
     r"|^\s*(?:版权所有|版权声明|Copyright|©|相关新闻|相关阅读|相关链接|相关报道|相关文章|延伸阅读|推荐阅读"
-    r"|热点推荐|网友评论|我要评论|发表评论|请您对该文章评分|上一篇|下一篇|分享到|【打印】|\[打印\]|打印本页|关闭窗口)",
+    r"|热点推荐|网友评论|我要评论|发表评论|请您对该文章评分|上一篇|下一篇|分享到|【打印】|\[打印\]|打印本页|关闭窗口"
+    r"|相關新聞|相關閱讀|延伸閱讀|热门推荐|熱門推薦|相关推荐|精彩推荐|编辑推荐|为(?:你|您)推荐|猜你喜欢|大家都在看"
+    r"|更多精彩|热门文章|热门新闻|相关专题|(?:点击)?进入专题)",
     re.IGNORECASE,
 )
 #: Short byline-like paragraphs (editor, source, reporter) trimmed from either edge of the text.
 EDGE_LINE = re.compile(
     r"^\s*[(（【\[]?\s*(?:责任编辑|编辑|责编|本文来源|文章来源|稿件来源|来源|作者|记者|通讯员|本报记者|原标题|图片来源"
-    r"|摄影)[：:\s]"
+    r"|摄影|責任編輯|編輯|來源|記者|原標題|圖片來源|攝影)[：:\s]"
+    r"|^\s*[(（]?(?:本文|内容|內容|稿件)由.{0,16}提供|未经授权.{0,4}不得转载|未經授權.{0,4}不得轉載"
     r"|^\s*(?:您(?:所在|现在)的位置|当前位置|您的浏览器.{0,12}(?:不支持|无法播放)|返回\S{0,8}首页|相关资讯请关注"
     r"|扫描二维码|长按(?:识别)?二维码|点【在看】|看都看完了)"
 )
+#: App and account promotion: "海量资讯、精准解读，尽在新浪财经APP", "关注XX公众号", "現已開設Facebook專頁".
+#: A short one goes from the first paragraphs and from the last ``TAIL_SHARE`` of the text.
+PROMO_LINE = re.compile(
+    r"(?:下载|打开|关注|订阅|扫码|扫一扫|扫描二维码|长按识别|搜索|請讚好|讚好|追蹤|關注)[^。！？]{0,24}"
+    r"(?:APP|App|app|客户端|客戶端|公众号|公眾號|微信号|服务号|视频号|抖音号|头条号|官方微博|官方微信|Facebook|專頁)"
+    r"|尽在.{0,12}(?:APP|App|客户端)|(?:現已開設|已开通|已開通).{0,16}(?:Facebook|專頁|专页|公众号|微博|微信)"
+)
+PROMO_MAX = 80
+#: the first paragraphs where a promotion line is looked for
+HEAD_LINES = 2
 #: measured on chinese-wce and daniel-zh: +0.004 / +0.002 CJK F1, scrapinghub unchanged
 TAIL_SHARE = 0.3
 EDGE_LINE_MAX = 60
 
 
 def trim_edges(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
-    """Drop trailing page furniture and short byline paragraphs at either edge of an article.
+    """Drop trailing page furniture, short byline paragraphs at either edge of an article, and app or
+    account promotion at its head and tail.
 
     >>> trim_edges(("正文第一段。", "正文第二段。", "责任编辑：王五"))
     ('正文第一段。', '正文第二段。')
@@ -105,11 +119,16 @@ def trim_edges(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
     paras = list(paragraphs)
     total = sum(len(p) for p in paras)
     seen = 0
+    kept: list[str] = []
     for i, p in enumerate(paras):
-        if seen >= (1 - TAIL_SHARE) * total and CUT_MARKER.search(p):
-            del paras[i:]
+        tail = seen >= (1 - TAIL_SHARE) * total
+        if tail and CUT_MARKER.search(p):
             break
         seen += len(p)
+        if (tail or i < HEAD_LINES) and len(p) <= PROMO_MAX and PROMO_LINE.search(p):
+            continue
+        kept.append(p)
+    paras = kept
     while paras and len(paras[-1]) <= EDGE_LINE_MAX and (
         EDGE_LINE.search(paras[-1]) or CUT_MARKER.search(paras[-1])
     ):

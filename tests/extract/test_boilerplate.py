@@ -33,3 +33,31 @@ def test_trim_edges_drops_portal_furniture_lines():
     lead = ("您所在的位置： 首页 > 新闻 > 国内", "您的浏览器暂时无法播放此视频.")
     lines = (*lead, *body, "本文来源：某某日报 责任编辑：张三_NB001")
     assert trim_edges(lines) == body
+
+
+def test_portal_tails_and_heads_stay_out_of_the_body():
+    """Issue 11, class 6: promotion, related-news blocks and 原标题/责任编辑 lines (metadata, not text)."""
+    from newscrawl.extract.boilerplate import trim_edges
+
+    sentence = "市政府今天公布了新的交通规划方案，计划在三年内新建五条地铁线路。"
+    body = tuple(f"第{n}段：{sentence}" * 3 for n in range(4))
+    head = ("原标题：交通规划方案公布", "關注新浪財經公眾號，獲取更多資訊")
+    tail = (
+        "海量资讯、精准解读，尽在新浪财经APP",
+        "热门推荐",
+        "新闻标题一",
+        "点击进入专题：地铁建设",
+        "责任编辑：张三 SF006",
+    )
+    assert trim_edges((*head, *body, *tail)) == body
+    assert trim_edges((*body, "相關新聞：", "另一則新聞")) == body
+    assert trim_edges((*body, "(內容由新浪北京提供。未經授權，不得轉載。)")) == body
+
+
+def test_a_promotion_word_inside_the_article_is_kept():
+    from newscrawl.extract.boilerplate import trim_edges
+
+    middle = "用户可下载该银行APP办理业务，也可到网点咨询。"
+    body = tuple(f"第{n}段：银行今天推出新的线上服务，覆盖开户、转账和理财等业务。" * 3 for n in range(4))
+    text = (*body[:2], middle, *body[2:])
+    assert trim_edges(text) == text
