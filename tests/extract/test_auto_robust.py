@@ -107,3 +107,34 @@ def test_a_consent_dialog_is_not_the_article() -> None:
     html = f"<html><body><article><h1>Plan</h1>{ps(PARAS[:4])}</article>{consent}</body></html>"
     text = extract(html).text
     assert PARAS[0] in text and "cookies" not in text
+
+
+def thread(replies: list[tuple[str, str]]) -> str:
+    """A table-layout forum thread: each post in its own row, the post text in td.post-body."""
+    rows = "".join(
+        f"<tr><td><table class='table-bg'><tr><td>{who} 发表于 2005-03-21 01:{n:02d}:44</td></tr>"
+        f"<tr><td><table><tr><td class='post-body'>{text}</td></tr></table></td></tr></table></td></tr>"
+        for n, (who, text) in enumerate(replies)
+    )
+    nav = f"<div class='nav'>{links(8, 'board')}</div>"
+    return f"<html><body>{nav}<table class='thread'>{rows}</table></body></html>"
+
+
+def test_the_first_post_of_a_thread_is_the_content_not_the_longest_reply() -> None:
+    opening = "巴拉臘特是當年澳大利亞發現第一塊天然黃金的地方，現在是維多利亞州最受游客歡迎的觀光城市。" * 2
+    long_reply = "我去年也去过那里，" + "路上风景很好，金矿博物馆值得一看，" * 30
+    posts = [("海姑娘", opening), ("路人甲", "好玩吗？" * 20), ("老张", long_reply)]
+    posts.append(("小李", "顶一下！" * 20))
+    r = extract(thread(posts))
+    assert r.text.strip() == opening
+    assert r.figures["first_post_of_thread"] is True
+
+
+def test_repeated_blocks_without_post_stamps_are_not_a_thread() -> None:
+    parts = "".join(
+        f"<div class='row'><div class='cell'><div class='text'>{ps(PARAS[i : i + k])}</div></div></div>"
+        for i, k in ((0, 1), (1, 4), (5, 1))
+    )
+    r = extract(f"<html><body><div class='page'>{parts}</div></body></html>")
+    assert r.figures["first_post_of_thread"] is False
+    assert PARAS[2] in r.text

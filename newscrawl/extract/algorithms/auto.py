@@ -19,6 +19,10 @@ it fixes come from the choice of the content node:
   Consent dialogs (``onetrust``, ``consent``, ``cookie``, ``gdpr``) count against a root the same way.
   When no node scores above zero (a name such as ``id="comments-enabled article"`` around the whole
   article), the scores are taken again without the names: a name may lower a score, not empty the page.
+- A thread's opening post replaces a later post chosen as the root (``first_post``): when at least
+  ``FORUM_MIN_POSTS`` elements share the root's path of tags and classes from ``FORUM_LEVELS`` up and
+  their common ancestor holds as many post stamps (date and time, 回复/发表于/楼主/引用/Posted/wrote),
+  the first post is the content, not the longest reply.
 - The root's structural twins join it: elements reached from its ancestor ``twin_levels`` up by the same
   path of tags and classes, with body-like text (at least ``twin_min_share`` of the root's non-link
   text, link share at most ``max_link_share``). An article split over repeated page chunks is read
@@ -47,6 +51,7 @@ check.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import fraction, positive, register
@@ -62,6 +67,16 @@ from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.scriptdata import use_script_data
 from newscrawl.extract.stats import NodeStats
+
+#: a thread has at least this many posts on one path of tags and classes from ``FORUM_LEVELS`` up
+#: (a table-layout forum nests each post eight levels under the thread)
+FORUM_MIN_POSTS = 3
+FORUM_LEVELS = 10
+#: what stands beside every post of a thread: a date and time, or a reply/quote word
+POST_STAMP = re.compile(
+    r"\d{4}[-/年.]\d{1,2}[-/月.]\d{1,2}日?\s*\d{1,2}:\d{2}|回复|回覆|發表於|发表于|楼主|樓主|引用|Posted|wrote",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,41 +178,64 @@ def _class_of(el: Element) -> str:
     return " ".join((el.get("class") or "").split())
 
 
-def twins(stats: NodeStats, root: int, params: AutoParams) -> list[int]:
-    """``root`` and its structural twins, in document order: elements reached from the root's ancestor
-    ``twin_levels`` up by the same path of tags and classes, that read as body text too (non-link text
-    at least ``twin_min_share`` of the root's, link share at most ``max_link_share``). An article split
-    over sibling containers (``div.body__inner-container`` in three page chunks) is read whole. A root
-    without a class has no twins."""
+def same_path_nodes(stats: NodeStats, root: int, levels: int) -> tuple[list[int], int]:
+    """Elements reached from the root's ancestor ``levels`` up by the root's path of tags and classes
+    (the root among them), in document order, and that ancestor. A root without a class has none."""
     el = stats.elements[root]
     cls = _class_of(el)
     if not cls:
-        return [root]
+        return [root], root
     path: list[tuple[str, str]] = []
     top = root
-    for _ in range(params.twin_levels):
+    for _ in range(levels):
         if stats.parent[top] <= 0:
             break
         path.append((stats.tag[top], _class_of(stats.elements[top])))
         top = stats.parent[top]
-    floor = params.twin_min_share * (stats.chars[root] - stats.link_chars[root])
     depth = stats.depth[root]
     out: list[int] = []
     i, end = top, stats.subtree_end(top)
     while i < end:
-        c, lc = stats.chars[i], stats.link_chars[i]
-        if i == root or (
-            stats.depth[i] == depth
-            and stats.tag[i] == el.tag
-            and c - lc >= floor
-            and lc <= params.max_link_share * c
-            and _same_path(stats, i, path)
-        ):
+        if i == root or (stats.depth[i] == depth and stats.tag[i] == el.tag and _same_path(stats, i, path)):
             out.append(i)
             i = stats.subtree_end(i)
         else:
             i += 1
-    return out
+    return out, top
+
+
+def twins(stats: NodeStats, root: int, params: AutoParams) -> list[int]:
+    """``root`` and its structural twins, in document order: ``same_path_nodes`` that read as body text
+    too (non-link text at least ``twin_min_share`` of the root's, link share at most ``max_link_share``).
+    An article split over sibling containers (``div.body__inner-container`` in three page chunks) is
+    read whole."""
+    nodes, _top = same_path_nodes(stats, root, params.twin_levels)
+    floor = params.twin_min_share * (stats.chars[root] - stats.link_chars[root])
+    return [
+        i
+        for i in nodes
+        if i == root
+        or (
+            stats.chars[i] - stats.link_chars[i] >= floor
+            and stats.link_chars[i] <= params.max_link_share * stats.chars[i]
+        )
+    ]
+
+
+def first_post(stats: NodeStats, root: int, params: AutoParams) -> int:
+    """The opening post when ``root`` is a later post of a thread, else ``root``.
+
+    A thread: at least ``FORUM_MIN_POSTS`` elements on the root's path of tags and classes, each with
+    non-link text, and at least as many post stamps (a date and time, or 回复/发表于/楼主/引用/Posted/wrote)
+    in their common ancestor's text. The longest reply is not the content; the first post is."""
+    nodes, top = same_path_nodes(stats, root, FORUM_LEVELS)
+    posts = [i for i in nodes if stats.chars[i] > stats.link_chars[i]]
+    if len(posts) < FORUM_MIN_POSTS or posts[0] == root:
+        return root
+    text = "".join(stats.elements[top].itertext())
+    if len(POST_STAMP.findall(text)) < len(posts):
+        return root
+    return posts[0]
 
 
 def _same_path(stats: NodeStats, i: int, path: list[tuple[str, str]]) -> bool:
@@ -224,6 +262,8 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
         scores = content_scores(stats, params.decay, params.link_penalty, 0.0)
         root = max(range(len(stats)), key=scores.__getitem__)
         comments_counted = False
+    thread_root = root
+    root = first_post(stats, root, params)
     parts = twins(stats, root, params)
     paras_list: list[str] = []
     dropped = 0
@@ -257,6 +297,7 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
                 "root_chars": stats.chars[root],
                 "pruned_subtrees": skipped,
                 "twin_parts": len(parts),
+                "first_post_of_thread": root != thread_root,
                 "pruned_chars": dropped,
                 "trimmed_paragraphs": len(paras) - len(kept),
             }
