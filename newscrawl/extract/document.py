@@ -17,6 +17,10 @@ _CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
 #: on them (ESC and CSI start escape sequences; CR overwrites a line), and ``&#27;`` puts one in a page
 _TEXT_CONTROLS = dict.fromkeys([*range(0, 9), *range(11, 32), *range(127, 160)])
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
+#: ``</body>`` and ``</html>`` end tags: a browser ignores them (content after them still goes into the
+#: body) but libxml2 drops everything after a stray ``</html>`` (an included header ending in ``</html>``
+#: hid a gazette's whole article); they are removed before parsing
+_BODY_END = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
 
 
 class ParseError(ValueError):
@@ -48,6 +52,7 @@ def parse_html(text: str) -> Element:
         text = _XML_DECL.sub("", text, count=1)
     if not text.strip():
         raise ParseError("the page is empty")
+    text = _BODY_END.sub("", text)
     data = text.encode("utf-8", "replace").translate(None, _CONTROL_BYTES)
     try:
         root = etree.fromstring(data, parser=_PARSER)

@@ -138,3 +138,15 @@ def test_repeated_blocks_without_post_stamps_are_not_a_thread() -> None:
     r = extract(f"<html><body><div class='page'>{parts}</div></body></html>")
     assert r.figures["first_post_of_thread"] is False
     assert PARAS[2] in r.text
+
+
+def test_a_stray_html_end_tag_does_not_hide_the_article() -> None:
+    """Issue 11, class 8: a header template ending in </html> before the article (a one-paragraph
+    gazette page); libxml2 drops everything after it, a browser does not."""
+    gazette = "第十届全国人大常委会第二十八次会议，听取了国务院关于发行特别国债的说明，并对议案进行了审议。"
+    html = (
+        "<html><body><div class='siteurl hide'>https://www.example.gov/</div><div class='top'>"
+        f"{links(6, 'menu')}</div></body></html><!--end header--><div class='content'>"
+        f"<h1>关于批准发行特别国债的决议</h1><p>{gazette}</p></div></body></html>"
+    )
+    assert extract(html).text.endswith(gazette)
