@@ -62,8 +62,10 @@ class Command(crawl.Command):
         if len(args) != 1:
             raise UsageError("give the name of one spider (scrapy list shows them)")
         assert self.crawler_process is not None
+        # Scrapy >= 2.15 wraps this as Command._create_crawler (adding a warning about unused feeds)
+        create = getattr(self, "_create_crawler", self.crawler_process.create_crawler)
         try:
-            crawler = self._create_crawler(args[0])
+            crawler = create(args[0])
         except KeyError:
             self._refuse(f"no spider named {args[0]!r} (scrapy list shows them)")
             return

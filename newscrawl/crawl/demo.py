@@ -21,7 +21,10 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-DEMO_DIR = Path(__file__).resolve().parents[2] / "data" / "demo"
+from newscrawl.crawl.shipped import shipped_dir
+
+#: the demo portal's pages (the shipped ``data/demo``)
+DEMO_DIR = shipped_dir("demo")
 #: the address the demo portal's pages are known under (settings/sites/demo.toml)
 DEMO_HOST = "http://demo.newscrawl.test"
 #: files whose ``__BASE__`` placeholder is replaced by the site's address (absolute URLs are needed there)

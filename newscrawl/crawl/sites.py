@@ -26,10 +26,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from lxml import etree
 
 from newscrawl.crawl.config import ConfigError, scrapy_value_problem
+from newscrawl.crawl.shipped import shipped_dir
 from newscrawl.extract.overrides import compile_field_xpaths
 
-#: where the site files live when NEWSCRAWL_SITES_DIR is not set: ``settings/sites`` next to the package
-DEFAULT_SITES_DIR = Path(__file__).resolve().parents[2] / "settings" / "sites"
+#: where the site files live when NEWSCRAWL_SITES_DIR is not set: the shipped ``settings/sites``
+DEFAULT_SITES_DIR = shipped_dir("sites")
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _SETTING = re.compile(r"^[A-Z][A-Z0-9_]*$")

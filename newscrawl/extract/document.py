@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterable, Iterator
+from typing import TypeAlias
 
 from lxml import etree
 
 from newscrawl.extract.tags import BLOCK_TAGS
 
-Element = etree._Element
+#: an element of the trees newscrawl parses (lxml's etree parser: plain elements, not lxml.html's)
+Element: TypeAlias = etree._Element
 
 #: C0 control characters (but tab, LF, CR) and DEL: lxml would turn each into U+FFFD
 _CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])

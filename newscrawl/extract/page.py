@@ -7,6 +7,7 @@ extractor that needs a differently cleaned tree works on its own copy or on ``ht
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from newscrawl.extract.classify import PageClassification, classify_length
 from newscrawl.extract.document import Element, body_of
@@ -19,7 +20,7 @@ class PageMeta:
 
     meta: dict[str, str] = field(default_factory=dict)  # lower-cased name/property/itemprop -> content
     multi: dict[str, list[str]] = field(default_factory=dict)  # every value of a key given more than once
-    json_ld: list[dict] = field(default_factory=list)  # every JSON-LD object, @graph flattened
+    json_ld: list[dict[str, Any]] = field(default_factory=list)  # every JSON-LD object, @graph flattened
     title: str | None = None  # the <title> text
     times: list[tuple[str, str]] = field(default_factory=list)  # (datetime attribute or text, where)
     language: str | None = None  # <html lang> or Content-Language meta

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from lxml.html import HtmlElement
+from newscrawl.extract.document import Element
 
 PageClass = Literal["short", "long"]
 PageKind = Literal["article", "list"]
@@ -69,11 +69,11 @@ class BodyResult:
     """
 
     paragraphs: tuple[str, ...]
-    node: HtmlElement | None = None
+    node: Element | None = None
     figures: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     #: elements (in document order) that hold the first and last main-text paragraph, when known
-    first: HtmlElement | None = None
-    last: HtmlElement | None = None
+    first: Element | None = None
+    last: Element | None = None
 
     @property
     def text(self) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import cast
 
 from lxml import etree
 
@@ -95,10 +96,10 @@ def compute_stats(body: Element, block_tags: frozenset[str] = BLOCK_TAGS) -> Nod
     depth = [0] * n
     nlines = 0
     get_parent = index.get
-    tag = [el.tag for el in elements]
+    tag = cast(list[str], [el.tag for el in elements])  # etree.Element filters out comments and PIs
     for i, el in enumerate(elements):
         if i:
-            p = get_parent(el.getparent(), 0)
+            p = get_parent(el.getparent(), 0)  # type: ignore[arg-type]  # below body: never None
             parent[i] = p
             depth[i] = depth[p] + 1
             tail = el.tail

@@ -44,6 +44,7 @@ from __future__ import annotations
 import html as htmllib
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from newscrawl.extract.algorithms.base import positive, register
 from newscrawl.extract.page import Page
@@ -343,7 +344,7 @@ def time_candidates(profile: BlockProfile, window: int = 2) -> list[str]:
 def extract_blockstats(page: Page, params: BlockStatsParams) -> BodyResult:
     prof = block_profile(page.html, params)
     paras = tuple(prof.blocks[i] for i in prof.main_blocks)
-    figures = {
+    figures: dict[str, Any] = {
         "blocks": len(prof.blocks),
         "blocknum_max": max(prof.blocknum, default=0),
         "blocknum_sum": sum(prof.blocknum),

@@ -235,7 +235,7 @@ def _names(run: str) -> str | None:
     if latin:
         return latin.group(0).strip(_STRIP) or None
     end = _VALUE_END.search(run)
-    cut_at_place = bool(end) and run[end.start() : end.start() + 2] in ("报道", "发自")
+    cut_at_place = end is not None and run[end.start() : end.start() + 2] in ("报道", "发自")
     head = run[: end.start()] if end else run
     names: list[str] = []
     for token in _NAME_SPLIT.split(head):
@@ -527,20 +527,20 @@ def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
         for value in _keyword_values(line, _WRITER, people=True):
             return Found(value, "line:writer")
         if _BY.match(line) and len(line) <= 2 * MAX_BYLINE_LINE:
-            value = _names(_BY.sub("", line, count=1))
-            if value:
-                return Found(value, "line:writer")
+            by = _names(_BY.sub("", line, count=1))
+            if by:
+                return Found(by, "line:writer")
         for pattern in _WRITER_GROUPS:
             m = pattern.search(line)
-            value = clean_value(m.group(1)) if m else None
-            if value:
-                return Found(value, "line:writer")
+            grouped = clean_value(m.group(1)) if m else None
+            if grouped:
+                return Found(grouped, "line:writer")
     if paragraphs:
         m = _CLOSING.search(paragraphs[-1])
         if m:
-            value = _names(m.group(1))
-            if value:
-                return Found(value, "line:writer")
+            closing = _names(m.group(1))
+            if closing:
+                return Found(closing, "line:writer")
     return NOT_FOUND
 
 

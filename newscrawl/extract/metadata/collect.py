@@ -25,7 +25,7 @@ _BASE = etree.XPath("(//base[@href])[1]/@href")
 JSON_LD_MAX_CHARS = 500_000
 
 
-def _flatten_ld(obj: Any, out: list[dict]) -> None:
+def _flatten_ld(obj: Any, out: list[dict[str, Any]]) -> None:
     if isinstance(obj, list):
         for item in obj:
             _flatten_ld(item, out)

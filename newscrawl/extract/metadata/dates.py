@@ -435,10 +435,10 @@ def parse_stamp(
         if stamp is not None and stamp.when.tzinfo is None:  # RFC 2822's -0000: UTC, local zone unknown
             stamp = Stamp(stamp.when.replace(tzinfo=UTC), True, "instant")
     if stamp is None and slow and len(value) <= DATEPARSER_MAX_CHARS:
-        when = _dateparser(value, reference, languages)
-        if when is not None:
-            has_time = ":" in value or when.time() != datetime.min.time()
-            stamp = Stamp(when, has_time, "page" if when.tzinfo else None)
+        parsed = _dateparser(value, reference, languages)
+        if parsed is not None:
+            has_time = ":" in value or parsed.time() != datetime.min.time()
+            stamp = Stamp(parsed, has_time, "page" if parsed.tzinfo else None)
     if stamp is None or not plausible(stamp.when, reference):
         return None
     return stamp
@@ -521,7 +521,9 @@ def _dateparser_cached(
     if reference is not None:
         settings["RELATIVE_BASE"] = reference.replace(tzinfo=None)
     try:
-        when = dateparser.parse(value, languages=_dateparser_languages(languages), settings=settings)
+        when: datetime | None = dateparser.parse(
+            value, languages=_dateparser_languages(languages), settings=settings
+        )
     except (ValueError, TypeError, OverflowError, AttributeError):
         return None
     if when is None or str(when.year) not in value:

@@ -48,6 +48,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -423,7 +424,7 @@ def _from_json_ld(page: Page, keys: tuple[str, ...], parse: _Parser) -> tuple[St
     return None, "json-ld"
 
 
-def _is_article(obj: dict) -> bool:
+def _is_article(obj: dict[str, Any]) -> bool:
     kind = obj.get("@type")
     kinds = kind if isinstance(kind, list) else [kind]
     return any(isinstance(k, str) and k in JSON_LD_ARTICLE_TYPES for k in kinds)

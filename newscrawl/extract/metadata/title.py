@@ -300,11 +300,12 @@ def visible_text(el: Element) -> str:
             if node.tail:
                 pieces.append(node.tail)  # tails of rt/rp belong to the ruby base text
             continue
-        if node is not el and node.getparent() is not None and node.getparent().tag in ("rt", "rp"):
+        parent = node.getparent()
+        if node is not el and parent is not None and parent.tag in ("rt", "rp"):
             continue
         if node.text:
             pieces.append(node.text)
-        if node is not el and node.tail and node.getparent().tag not in ("rt", "rp"):
+        if node is not el and node.tail and parent is not None and parent.tag not in ("rt", "rp"):
             pieces.append(node.tail)
     return "".join(pieces)
 

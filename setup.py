@@ -1,0 +1,37 @@
+"""Build hook: the wheel carries the top-level folders newscrawl ships (site files, demo portal).
+
+Everything else is declared in pyproject.toml. The folders stay at the top of the repository, where a
+user looks for them; here they are copied into ``newscrawl/_shipped/<name>`` of the built package, where
+``newscrawl.crawl.shipped.shipped_dir`` finds them after a plain ``pip install .``.
+"""
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+ROOT = Path(__file__).resolve().parent
+
+
+def _shipped_module():  # the mapping, read without importing the package (and its dependencies)
+    spec = importlib.util.spec_from_file_location("_shipped", ROOT / "newscrawl" / "crawl" / "shipped.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class BuildPyWithShipped(build_py):
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return  # an editable install reads the folders where they are
+        shipped = _shipped_module()
+        for name, source in shipped.FOLDERS.items():
+            target = Path(self.build_lib) / "newscrawl" / shipped.PACKAGE_FOLDER / name
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(ROOT / source, target, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+setup(cmdclass={"build_py": BuildPyWithShipped})
