@@ -1,7 +1,7 @@
 """``scrapy crawl`` as Scrapy has it, with configuration errors printed as one line and no traceback.
 
-A bad site file, an unknown spider, a bad spider argument (``-a max_pages=x``), a bad setting
-(``-s NEWSCRAWL_ALGORITHM=x``) or an output file that cannot be written gives
+The spider's own site file being bad, an unknown spider, a bad spider argument (``-a max_pages=x``), a
+bad setting (``-s NEWSCRAWL_ALGORITHM=x``) or an output file that cannot be written gives
 ``scrapy crawl: <what>: <problem>`` on standard error and exit code 2. A crawl stopped because its store
 could not write, or a feed it could not write, exits with 1, and so does a crawl whose every request
 failed (offline, every host unknown or refusing; a process of a distributed crawl that found no work
@@ -23,7 +23,6 @@ from scrapy.exceptions import UsageError
 from newscrawl.crawl.config import ConfigError, on_start_up_error
 from newscrawl.crawl.distributed import REDIS_LOST
 from newscrawl.crawl.feedexport import FEED_FAILED
-from newscrawl.crawl.sites import load_sites
 from newscrawl.crawl.summary import no_response
 from newscrawl.pipelines.storage import SINK_FAILED
 
@@ -42,15 +41,6 @@ class Command(crawl.Command):
         print(f"scrapy crawl: {error}", file=sys.stderr)
         self.exitcode = BAD_CONFIG
 
-    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
-        super().process_options(args, opts)
-        assert self.settings is not None
-        try:  # before Scrapy's spider loader reads them and fails with a traceback
-            load_sites(self.settings.get("NEWSCRAWL_SITES_DIR") or None)
-        except ConfigError as e:
-            self._refuse(e)
-            sys.exit(self.exitcode)
-
     def _crawl_failed(self, error: BaseException) -> None:
         if isinstance(error, ConfigError):
             self._refuse(error)
@@ -62,6 +52,10 @@ class Command(crawl.Command):
         if len(args) != 1:
             raise UsageError("give the name of one spider (scrapy list shows them)")
         assert self.crawler_process is not None
+        disabled = getattr(self.crawler_process.spider_loader, "disabled", {})
+        if args[0] in disabled and args[0] not in self.crawler_process.spider_loader.list():
+            self._refuse(disabled[args[0]])  # its site file is bad (the loader warned about each one)
+            return
         # Scrapy >= 2.15 wraps this as Command._create_crawler (adding a warning about unused feeds)
         create = getattr(self, "_create_crawler", self.crawler_process.create_crawler)
         try:

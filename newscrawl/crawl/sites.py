@@ -370,15 +370,30 @@ def load_site(path: str | Path) -> Site:
     return parse_site(data, str(path))
 
 
-def load_sites(directory: str | Path | None = None) -> dict[str, Site]:
-    """Every ``*.toml`` site file of ``directory`` (default :data:`DEFAULT_SITES_DIR`), by site name."""
+def read_sites(directory: str | Path | None = None) -> tuple[dict[str, Site], list[SiteFileError]]:
+    """Every usable ``*.toml`` site file of ``directory`` (default :data:`DEFAULT_SITES_DIR`) by site name,
+    and the error of each file that is not: a bad file disables itself only."""
     directory = Path(directory) if directory else DEFAULT_SITES_DIR
     if not directory.is_dir():
-        raise SiteFileError(str(directory), "(directory)", "no such directory of site files")
+        return {}, [SiteFileError(str(directory), "(directory)", "no such directory of site files")]
     sites: dict[str, Site] = {}
+    errors: list[SiteFileError] = []
     for path in sorted(directory.glob("*.toml")):
-        site = load_site(path)
-        if site.name in sites:
-            raise _fail(str(path), "name", f"{site.name!r} is already defined by {sites[site.name].source}")
+        try:
+            site = load_site(path)
+            if site.name in sites:
+                first = sites[site.name].source
+                raise _fail(str(path), "name", f"{site.name!r} is already defined by {first}")
+        except SiteFileError as e:
+            errors.append(e)
+            continue
         sites[site.name] = site
+    return sites, errors
+
+
+def load_sites(directory: str | Path | None = None) -> dict[str, Site]:
+    """Every ``*.toml`` site file of ``directory`` by site name; :class:`SiteFileError` for a bad one."""
+    sites, errors = read_sites(directory)
+    if errors:
+        raise errors[0]
     return sites

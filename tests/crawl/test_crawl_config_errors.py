@@ -112,6 +112,18 @@ def test_scrapy_crawl_names_the_bad_site_file_and_field(tmp_path):
     assert_one_line(done, "scrapy crawl: ", "broken.toml: patterns.article[0]: bad regular expression")
 
 
+def test_a_bad_site_file_disables_itself_only(tmp_path):
+    sites = tmp_path / "sites"
+    sites.mkdir()
+    (sites / "broken.toml").write_text(BAD_SITE)
+    (sites / "good.toml").write_text(BAD_SITE.replace("broken", "good").replace('["(["]', '["/a/"]'))
+    listed = run([sys.executable, "-m", "scrapy", "list", "-s", f"NEWSCRAWL_SITES_DIR={sites}"], tmp_path)
+    assert listed.returncode == 0 and "Traceback" not in listed.stderr
+    assert listed.stdout.split() == ["good"]
+    warnings = [line for line in listed.stderr.splitlines() if "site file disabled" in line]
+    assert len(warnings) == 1 and "broken.toml: patterns.article[0]: bad regular expression" in warnings[0]
+
+
 def test_newscrawl_demo_refuses_a_bad_setting_with_one_line(tmp_path):
     args = [sys.executable, "-m", "newscrawl.cli", "demo", "--output", str(tmp_path / "out")]
     done = run([*args, "-s", "NEWSCRAWL_SINK_BATCH_SIZE=0"], tmp_path)
