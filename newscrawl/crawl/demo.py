@@ -101,7 +101,8 @@ def run_demo(
     The pages are fetched from the loopback server through the replay prefix; records keep
     :data:`DEMO_HOST` URLs.
 
-    Without ``incremental`` the database starts empty, so every run shows the whole crawl.
+    Without ``incremental`` the database and the JSONL file start empty, so every run shows the whole
+    crawl; with it, articles already stored are skipped and the new records are appended to the JSONL.
     A bad setting or an output that cannot be written raises :class:`~newscrawl.crawl.config.ConfigError`.
     """
     from scrapy.crawler import CrawlerProcess
@@ -120,12 +121,14 @@ def run_demo(
             Path(f"{db}{suffix}").unlink(missing_ok=True)
     project = get_project_settings()
     project.setmodule("newscrawl.settings", priority="project")
-    project.set("FEEDS", {str(output / "demo.jsonl"): {"format": "jsonlines", "overwrite": True}}, "cmdline")
     project.set("NEWSCRAWL_SQLITE_PATH", str(db), "cmdline")
     project.set("NEWSCRAWL_INCREMENTAL", incremental, "cmdline")
     project.set("LOG_LEVEL", "ERROR", "cmdline")  # the expected drops are in the summary
     for key, value in (settings or {}).items():
         project.set(key, value, "cmdline")
+    # an incremental crawl writes only what is new: appended, so the file keeps the earlier records
+    feed = {"format": "jsonlines", "overwrite": not project.getbool("NEWSCRAWL_INCREMENTAL")}
+    project.set("FEEDS", {str(output / "demo.jsonl"): feed}, "cmdline")
     with serve(directory) as base_url:
         project.set("NEWSCRAWL_REPLAY_PREFIX", base_url + "/", "cmdline")
         process = CrawlerProcess(project)
@@ -156,10 +159,13 @@ def summary(stats: Mapping[str, Any]) -> str:
     pages = int(stats.get("response_received_count", 0))
     elapsed = float(stats.get("elapsed_time_seconds", 0.0)) or 0.0
     items = int(stats.get("item_scraped_count", 0))
+    skipped = {
+        **_group(stats, "newscrawl/skipped/"),
+        "robots.txt forbids": int(stats.get("robotstxt/forbidden", 0)),  # the site's wish, not a failure
+    }
     failures = {
         **_group(stats, "newscrawl/dropped/"),
         **{
-            "robots.txt forbidden": int(stats.get("robotstxt/forbidden", 0)),
             "download errors": int(stats.get("downloader/exception_count", 0))
             - int(stats.get("downloader/exception_type_count/scrapy.exceptions.IgnoreRequest", 0)),
             "spider errors": int(stats.get("spider_exceptions/count", 0) or 0),
@@ -175,7 +181,7 @@ def summary(stats: Mapping[str, Any]) -> str:
         _line("records by kind", _group(stats, "newscrawl/items/kind/")),
         _line("records by class", _group(stats, "newscrawl/items/class/")),
         _line("extractor used", _group(stats, "newscrawl/items/algorithm/")),
-        _line("skipped", _group(stats, "newscrawl/skipped/")),
+        _line("skipped", {k: v for k, v in skipped.items() if v}),
         _line("failures", {k: v for k, v in failures.items() if v}),
         f"  {'JSONL':<22}{stats.get('newscrawl/demo/jsonl')}",
         f"  {'SQLite':<22}{stats.get('newscrawl/demo/sqlite')} ({rows} rows written)",

@@ -325,7 +325,10 @@ class NewsSpider(scrapy.Spider):
             return False
         return True
 
-    def _follow_links(self, response: Response) -> Iterator[scrapy.Request]:
+    def _follow_links(self, response: Response, list_page: bool = False) -> Iterator[scrapy.Request]:
+        """Requests for the page's links that the site's patterns call articles or lists. On a
+        ``list_page`` whose links match no article pattern (often an http/https or host slip in the
+        site file), a warning names the page and a link, and ``newscrawl/lists/no_article_links`` counts."""
         if not isinstance(response, TextResponse) or not self._parsable(response, "links"):
             return
         try:
@@ -333,12 +336,21 @@ class NewsSpider(scrapy.Spider):
         except Exception as e:  # a page too broken for the link extractor has no links to follow
             logger.warning("no links extracted from %s: %s", response.url, e)
             return
+        articles = 0
         for link in links:
             kind = self._kind_of(link.url)
+            articles += kind == "article"
             if kind is not None:
                 request = self._request(link.url, kind)
                 if request is not None:
                     yield request
+        if list_page and links and not articles:
+            self._inc("newscrawl/lists/no_article_links")
+            logger.warning(
+                "list page %s: none of its %d links matches an article pattern of %s (e.g. %s); "
+                "check the scheme and host of patterns.article",
+                response.url, len(links), self.site.source, links[0].url,
+            )  # fmt: skip
 
     # -- responses ------------------------------------------------------------------------------------
 
@@ -373,7 +385,7 @@ class NewsSpider(scrapy.Spider):
             return
         if kind == "list" or self.site.is_list(url):
             self._inc("newscrawl/pages/list")
-            yield from self._follow_links(response)
+            yield from self._follow_links(response, list_page=True)
             return
 
         # the URL says nothing: the page-kind classifier decides

@@ -66,6 +66,7 @@ def runs(tmp_path_factory) -> dict[str, Any]:
     state["second_records"] = records(out / "demo.jsonl")
     state["third"] = demo(out, "--incremental", "-s", "NEWSCRAWL_INCREMENTAL=False")
     state["rows_after_third"] = rows(out / "demo.sqlite3")
+    state["third_records"] = records(out / "demo.jsonl")
     return state
 
 
@@ -110,7 +111,8 @@ def test_broken_binary_and_disallowed_pages_are_counted_not_fatal(runs):
     out = runs["first"].stdout
     assert summary_count(out, "failures", "no_text") == 1  # the truncated page
     assert summary_count(out, "failures", "binary") == 1
-    assert summary_count(out, "failures", "robots.txt forbidden") == 1
+    assert summary_count(out, "skipped", "robots.txt forbids") == 1  # the site's wish, not a failure
+    assert "robots" not in next(line for line in out.splitlines() if line.strip().startswith("failures"))
     assert not any("/internal/" in r["url"] for r in runs["records"])
 
 
@@ -120,7 +122,7 @@ def test_demo_writes_sqlite_with_one_row_per_article(runs):
 
 def test_incremental_run_skips_stored_articles_and_revisits_lists(runs):
     out = runs["second"].stdout
-    assert runs["second_records"] == []
+    assert runs["second_records"] == runs["records"]  # nothing new: the file keeps the first run's records
     assert summary_count(out, "skipped", "stored") == DEMO_ARTICLES
     lists = summary_count(runs["first"].stdout, "pages by kind", "list")
     assert lists > 0 and summary_count(out, "pages by kind", "list") == lists
@@ -130,6 +132,7 @@ def test_recrawl_updates_rows_instead_of_duplicating(runs):
     before, after = runs["rows_after_first"], runs["rows_after_third"]
     assert set(after) == set(before)
     assert all(after[url] > before[url] for url in before)
+    assert len(runs["third_records"]) == DEMO_ARTICLES  # a full crawl rewrites the file
 
 
 # -- replay ---------------------------------------------------------------------------------------------

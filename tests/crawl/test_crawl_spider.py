@@ -66,6 +66,22 @@ def test_list_page_follows_article_and_pagination_links_only(make_spider):
     assert [(r.url, r.meta["newscrawl_kind"]) for r in out] == [(ARTICLE, "article"), (PAGE2, "list")]
 
 
+def test_a_list_page_whose_links_match_no_article_pattern_is_warned_about(make_spider, caplog):
+    spider = make_spider()
+    slipped = ARTICLE.replace("https://", "http://")  # the site file says https
+    list(spider.parse(response(HOME, list_html([slipped, PAGE2])), kind="list"))
+    warned = [r.getMessage() for r in caplog.records if "matches an article pattern" in r.getMessage()]
+    assert len(warned) == 1 and HOME in warned[0] and "patterns.article" in warned[0]
+    assert spider.crawler.stats.get_value("newscrawl/lists/no_article_links") == 1
+
+
+def test_a_list_page_with_article_links_is_not_warned_about(make_spider, caplog):
+    spider = make_spider()
+    list(spider.parse(response(HOME, list_html([ARTICLE, PAGE2])), kind="list"))
+    assert not [r for r in caplog.records if "matches an article pattern" in r.getMessage()]
+    assert spider.crawler.stats.get_value("newscrawl/lists/no_article_links") is None
+
+
 def test_article_page_yields_one_item_carrying_the_raw_body(make_spider):
     spider = make_spider()
     out = list(spider.parse(response(ARTICLE, article_html()), kind="article"))
