@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import shlex
 import sys
 from collections.abc import Callable, Sequence
@@ -177,10 +178,13 @@ def run_extract(args: argparse.Namespace) -> int:
             print(result.text)
         else:
             record = {"path": path, **result.to_dict()}
+            if result.error:  # nothing was classified: no page kind or class to report
+                record.update(page_kind=None, page_class=None)
             indent = 2 if fmt == "json" else None
             print(json.dumps(record, ensure_ascii=False, indent=indent, default=str))
         if result.error:
             print(f"newscrawl extract: {path}: {result.error}", file=sys.stderr)
+            status = max(status, FAILED)
         first = False
     return status
 
@@ -431,6 +435,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # a bad setting or a file that cannot be read or written is one line, not a traceback
     try:
         return int(args.run(args))
+    except BrokenPipeError:  # the reader went away (`newscrawl extract ... | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the final flush at exit has nowhere to fail
+        return OK
     except ConfigError as e:
         print(f"newscrawl {args.command}: {e}", file=sys.stderr)
         return BAD_INPUT

@@ -87,3 +87,26 @@ def test_search_since_must_be_an_iso_date(tmp_path, capsys):
         main(["search", "公交", "--db", str(tmp_path / "none.sqlite3"), "--since", "2026-13-01"])
     assert caught.value.code == 2
     assert "argument --since: not an ISO 8601 date or time: '2026-13-01' (e.g. 2026-11-20" in one_line(capsys)
+
+
+def test_a_binary_file_gives_an_error_record_with_no_page_kind_and_a_failing_exit(tmp_path, capsys):
+    binary = tmp_path / "photo.html"
+    binary.write_bytes(bytes(range(256)) * 20)
+    assert main(["extract", str(binary)]) == FAILED
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)
+    assert record["error"] and "binary" in record["error"]
+    assert record["page_kind"] is None and record["page_class"] is None
+    assert "photo.html" in captured.err
+
+
+def test_a_reader_that_goes_away_stops_extract_quietly(tmp_path):
+    import subprocess
+    import sys
+
+    page = tmp_path / "a.html"
+    page.write_text("<html><body>" + "<p>正文内容，临江市今天发布寒潮预警。</p>" * 50 + "</body></html>")
+    pipeline = f"{sys.executable} -m newscrawl.cli extract {' '.join([str(page)] * 200)} | head -c 100"
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", pipeline], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Broken pipe" not in done.stderr and "Traceback" not in done.stderr
