@@ -112,7 +112,9 @@ def test_auto_prunes_share_bars_and_link_lists_inside_the_content():
 def test_auto_explains_its_choice():
     r = extract(article(10))
     assert r.algorithm == "auto"
-    assert r.reason.startswith("long page")
+    assert r.reason.startswith(f"long page: {r.coarse_length} bytes of main text, at least the 450-byte line")
+    assert "seed" not in r.reason  # plain words: no internal names of the papers
+    assert f"densest single block ({r.figures['seed000_coarse_length']} bytes)" in r.reason
     assert r.node_path and r.node_path.endswith("#content")
     assert r.figures["content_bytes"] == r.coarse_length > 450
     assert r.figures["seed000_coarse_length"] > 0

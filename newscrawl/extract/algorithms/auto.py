@@ -278,10 +278,12 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
     kept = trim_edges(paras)
     size = sum(len(p.encode("utf-8")) for p in kept)
     page_class = "short" if size < params.short_threshold else "long"
+    line = "at least" if page_class == "long" else "under"
     why = (
-        f"{page_class} page: {size} B of content vs {params.short_threshold} B (seed 000's coarse node: "
-        f"{cls.coarse_length} B, {cls.page_class}); one content-score extractor serves both classes, "
-        "as it measured better than SCEDD on short and CETD on long pages"
+        f"{page_class} page: {size} bytes of main text, {line} the {params.short_threshold}-byte line "
+        "between short and long pages. One content-score extractor serves both kinds (it measured better "
+        "than SCEDD on short pages and CETD on long ones). The original short/long test, on the densest "
+        f"single block ({cls.coarse_length} bytes), would call it {cls.page_class}."
     )
     body = BodyResult(
         kept,
