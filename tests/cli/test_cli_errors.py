@@ -107,6 +107,7 @@ def test_a_reader_that_goes_away_stops_extract_quietly(tmp_path):
     page = tmp_path / "a.html"
     page.write_text("<html><body>" + "<p>正文内容，临江市今天发布寒潮预警。</p>" * 50 + "</body></html>")
     pipeline = f"{sys.executable} -m newscrawl.cli extract {' '.join([str(page)] * 200)} | head -c 100"
-    done = subprocess.run(["bash", "-o", "pipefail", "-c", pipeline], capture_output=True, text=True, timeout=120)
+    bash = ["bash", "-o", "pipefail", "-c", pipeline]
+    done = subprocess.run(bash, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Broken pipe" not in done.stderr and "Traceback" not in done.stderr
