@@ -59,7 +59,9 @@ def add_search(sub: Subparsers) -> None:
         "search", help="full-text search of the crawled articles",
         description="Search the crawl's SQLite store (FTS5; Chinese indexed character by character, so any "
         "Chinese substring is found; English by word, a term of 3+ letters also matching the words it "
-        "begins). Every term must occur; hits are ranked by BM25 with title hits weighted up.",
+        "begins). Every term must occur; A OR B for either, NOT A or -A to leave A out, \"a phrase\" for "
+        "words side by side, word* for the words it begins. Hits are ranked by relevance (BM25, title hits "
+        "weighted up; higher is better).",
     )
     p.add_argument("query", metavar="QUERY")
     _db_option(p)
@@ -76,10 +78,16 @@ def add_search(sub: Subparsers) -> None:
 
 
 def run_search(args: argparse.Namespace) -> int:
-    from newscrawl.storage.search import ensure_search_index, search
+    from newscrawl.storage.search import QueryError, ensure_search_index, parse_query, search
 
     if args.limit < 1:
         print("newscrawl search: --limit must be at least 1", file=sys.stderr)
+        return BAD_INPUT
+    try:
+        query = parse_query(args.query)
+    except QueryError as e:
+        example = '(e.g. 寒潮 OR 暴雪, "intercity railway", harb*, -sports)'
+        print(f"newscrawl search: {e} {example}", file=sys.stderr)
         return BAD_INPUT
     db = _open_db(args.db, "search")
     if db is None:
@@ -88,7 +96,7 @@ def run_search(args: argparse.Namespace) -> int:
         ensure_search_index(db, notify=lambda message: print(f"newscrawl search: {message}", file=sys.stderr))
         color = args.format == "text" and sys.stdout.isatty()
         highlight = (_BOLD, _RESET) if color else ("[", "]")
-        hits = search(db, args.query, site=args.site, since=args.since, limit=args.limit, highlight=highlight)
+        hits = search(db, query, site=args.site, since=args.since, limit=args.limit, highlight=highlight)
     except sqlite3.Error as e:
         print(f"newscrawl search: {args.db}: {e}", file=sys.stderr)
         return FAILED
@@ -99,7 +107,7 @@ def run_search(args: argparse.Namespace) -> int:
             print(json.dumps({"rank": rank, **asdict(hit)}, ensure_ascii=False))
             continue
         when = f", {hit.published_at}" if hit.published_at else ""
-        print(f"{rank}. {hit.title or '(no title)'}  ({hit.site or '?'}{when})  score {hit.score:.3f}")
+        print(f"{rank}. {hit.title or '(no title)'}  ({hit.site or '?'}{when})  relevance {hit.score:.2f}")
         print(f"   {hit.url}")
         if hit.snippet:
             print(f"   {hit.snippet}")

@@ -47,7 +47,7 @@ import functools
 import logging
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -108,7 +108,7 @@ _SCHEMA = (
 
 @dataclass(frozen=True)
 class Hit:
-    """One search result; ``score`` is BM25 (lower is better)."""
+    """One search result; ``score`` is its relevance, SQLite's BM25 negated: positive, higher is better."""
 
     url: str
     title: str | None
@@ -251,42 +251,146 @@ def drop_search_index(db: sqlite3.Connection) -> None:
         _drop(db)
 
 
-def query_terms(query: str) -> list[str]:
-    """The terms of ``query`` (split on white space, quotes taken off) that hold something to look up,
-    each once.
-
-    >>> query_terms('天气 北京大学 "AI" Beijing %')
-    ['天气', '北京大学', 'AI', 'Beijing']
-    """
-    terms = (t.strip("\"'") for t in query.split())
-    return list(dict.fromkeys(t for t in terms if re.search(r"\w", t)))
+class QueryError(ValueError):
+    """A query with nothing to look for (empty, only punctuation, only words left out)."""
 
 
-def match_expression(terms: list[str]) -> str:
-    """The FTS5 query for ``terms``: each a phrase of its tokens, all required; a term ending in a
-    word of a spaced script (not CJK) of :data:`PREFIX_CHARS` or more also matches longer words.
-
-    >>> match_expression(["北京大学", "harbo", "AI"])
-    '"北 京 大 学" AND "harbo"* AND "AI"'
-    """
-    parts = []
-    for term in terms:
-        tokens = " ".join(index_form(term).split())
-        phrase = '"' + tokens.replace('"', '""') + '"'
-        parts.append(phrase + ("*" if _extends(term) else ""))
-    return " AND ".join(parts)
-
-
-_CJK_CHAR = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in CJK_RANGES) + "]")
+_CJK_CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in CJK_RANGES)
+_CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
+#: a letter or digit of a spaced script (not CJK): what a word outside CJK text is made of
+_SPACED = rf"[^\W{_CJK_CLASS}]"
 #: the letters and digits (not CJK) that end a term, if any
-_SPACED_WORD_END = re.compile(r"[^\W" + "".join(f"{chr(a)}-{chr(b)}" for a, b in CJK_RANGES) + r"]+$")
+_SPACED_WORD_END = re.compile(_SPACED + "+$")
 
 
-def _extends(term: str) -> bool:
-    """Whether ``term`` also matches longer words: it ends in a word of a spaced script (not CJK) of at
-    least :data:`PREFIX_CHARS` letters or digits."""
-    word = _SPACED_WORD_END.search(term)
-    return word is not None and len(word.group()) >= PREFIX_CHARS
+@dataclass(frozen=True)
+class Term:
+    """A word or a phrase to look for: its tokens side by side; ``prefix``: the last word may go on."""
+
+    text: str
+    prefix: bool = False
+
+    @classmethod
+    def of(cls, text: str, star: bool = False, quoted: bool = False) -> Term:
+        """The term ``text`` (``star``: written with a trailing ``*``). A bare word of a spaced script of
+        :data:`PREFIX_CHARS` letters or more also matches the words it begins; a quoted phrase only with
+        ``*``; a term ending in CJK never (every CJK character is a token of its own)."""
+        word = _SPACED_WORD_END.search(text)
+        prefix = word is not None and (star or (not quoted and len(word.group()) >= PREFIX_CHARS))
+        return cls(text, prefix)
+
+    def fts(self) -> str:
+        """The FTS5 phrase of the term.
+
+        >>> Term("5G基站").fts(), Term("harbo", prefix=True).fts(), Term('a"b').fts()
+        ('"5G 基 站"', '"harbo"*', '"a""b"')
+        """
+        tokens = " ".join((index_form(self.text) or "").split())
+        return '"' + tokens.replace('"', '""') + '"' + ("*" if self.prefix else "")
+
+    def pattern(self) -> str:
+        """A regular expression for the term in stored text, for highlighting: whole words outside CJK
+        text (``a`` is not the a of "wetland"), the phrase's words apart by punctuation or spaces."""
+        tokens = [t for t in re.split(r"\W+", index_form(self.text) or "") if t]
+        if not tokens:
+            return re.escape(self.text)
+        out = "" if _CJK_CHAR.match(tokens[0]) else f"(?<!{_SPACED})"
+        for i, token in enumerate(tokens):
+            if i:
+                spaced = not _CJK_CHAR.match(tokens[i - 1]) and not _CJK_CHAR.match(token)
+                out += r"\W+" if spaced else r"\W*"
+            out += re.escape(token)
+        if not _CJK_CHAR.match(tokens[-1]):
+            out += f"{_SPACED}*" if self.prefix else f"(?!{_SPACED})"
+        return out
+
+
+@dataclass(frozen=True)
+class Query:
+    """A parsed query: every group of ``required`` must match (any one term of it); no ``excluded``
+    term may."""
+
+    required: tuple[tuple[Term, ...], ...]
+    excluded: tuple[Term, ...] = ()
+
+    @property
+    def terms(self) -> list[Term]:
+        """The terms looked for (for snippets), each once."""
+        return list(dict.fromkeys(t for group in self.required for t in group))
+
+    def match_expression(self) -> str:
+        """The FTS5 query.
+
+        >>> parse_query('railway OR battery "power cut" -寒潮 harb*').match_expression()
+        '("railway"* OR "battery"*) AND "power cut" AND "harb"* NOT ("寒 潮")'
+        """
+        groups = [
+            group[0].fts() if len(group) == 1 else "(" + " OR ".join(t.fts() for t in group) + ")"
+            for group in self.required
+        ]
+        expression = " AND ".join(groups)
+        if self.excluded:
+            expression += " NOT (" + " OR ".join(t.fts() for t in self.excluded) + ")"
+        return expression
+
+
+#: a quoted phrase (optionally after - and before *), or anything up to white space
+_QUERY_TOKEN = re.compile(r'(-?)"([^"]*)"(\*?)|(\S+)')
+
+
+def parse_query(query: str) -> Query:
+    """``query`` as terms: words and ``"quoted phrases"`` must all occur; ``A OR B`` either; ``NOT A``
+    or ``-A`` leaves out the articles with A; ``word*`` also matches the words ``word`` begins (a bare
+    word of :data:`PREFIX_CHARS` letters or more does so anyway). Bare punctuation is ignored;
+    :class:`QueryError` when nothing is left to look for.
+
+    >>> q = parse_query('天气 OR 降雪 "AI chips" NOT Beijing -x %')
+    >>> [[t.text for t in g] for g in q.required], [t.text for t in q.excluded]
+    ([['天气', '降雪'], ['AI chips']], ['Beijing', 'x'])
+    """
+    items: list[Term | str] = []  # terms, and "OR"
+    excluded: list[Term] = []
+    negate = False
+    for m in _QUERY_TOKEN.finditer(query):
+        minus, phrase, star, word = m.groups()
+        if word in ("OR", "NOT"):
+            if word == "OR":
+                items.append("OR")
+            else:
+                negate = True
+            continue
+        if phrase is not None:
+            text, quoted = phrase, True
+        else:
+            minus = "-" if word.startswith("-") and len(word) > 1 else ""
+            text, quoted = word[len(minus) :].strip("\"'"), False
+            star = "*" if text.endswith("*") else ""
+            text = text.rstrip("*")
+        if not re.search(r"\w", text):
+            continue
+        term = Term.of(text.strip(), star=bool(star), quoted=quoted)
+        if minus or negate:
+            excluded.append(term)
+        else:
+            items.append(term)
+        negate = False
+    groups: list[list[Term]] = []
+    join = False
+    for item in items:
+        if isinstance(item, Term):
+            if join:
+                groups[-1].append(item)
+            else:
+                groups.append([item])
+            join = False
+        else:
+            join = bool(groups)
+    if not groups:
+        if excluded:
+            raise QueryError("NOT and - only leave articles out: give a word or phrase to look for too")
+        raise QueryError("give a word or phrase to look for")
+    required = tuple(dict.fromkeys(tuple(dict.fromkeys(g)) for g in groups))
+    return Query(required, tuple(dict.fromkeys(excluded)))
 
 
 def since_utc(value: str) -> str:
@@ -309,25 +413,25 @@ def since_utc(value: str) -> str:
 
 def search(
     db: sqlite3.Connection,
-    query: str,
+    query: str | Query,
     *,
     site: str | None = None,
     since: str | None = None,
     limit: int = DEFAULT_LIMIT,
     highlight: tuple[str, str] = HIGHLIGHT,
 ) -> list[Hit]:
-    """Articles containing every term of ``query``, best first.
+    """Articles that match ``query`` (:func:`parse_query`; :class:`QueryError` when it has nothing to
+    look for), most relevant first.
 
     ``site`` keeps one site's articles; ``since`` (ISO date or time, see :func:`since_utc`) those
     published, or when the publish time is unknown crawled, at or after that instant. Rows written
     since the last sync are not seen (``newscrawl search`` syncs first).
     """
-    terms = query_terms(query)
+    parsed = query if isinstance(query, Query) else parse_query(query)
+    terms = parsed.terms
     since_text = since_utc(since) if since else None
-    if not terms:
-        return []
     where = [f"{FTS_TABLE} MATCH ?"]
-    params: list[object] = [match_expression(terms)]
+    params: list[object] = [parsed.match_expression()]
     if site:
         where.append("a.site = ?")
         params.append(site)
@@ -336,9 +440,9 @@ def search(
         params.append(since_text)
     sql = (
         f"SELECT a.canonical_url, a.title, a.author, a.site, a.published_at, a.text, "
-        f"bm25({FTS_TABLE}, {TITLE_WEIGHT}, {AUTHOR_WEIGHT}, 1.0) AS score "
+        f"-bm25({FTS_TABLE}, {TITLE_WEIGHT}, {AUTHOR_WEIGHT}, 1.0) AS score "
         f"FROM {FTS_TABLE} JOIN {TABLE} a ON a.rowid = {FTS_TABLE}.rowid "
-        f"WHERE {' AND '.join(where)} ORDER BY score LIMIT ?"
+        f"WHERE {' AND '.join(where)} ORDER BY score DESC LIMIT ?"
     )
     hits = []
     for url, title, author, site_name, published, text, score in db.execute(sql, [*params, limit]):
@@ -353,20 +457,24 @@ def search(
 
 
 def make_snippet(
-    text: str, terms: list[str], highlight: tuple[str, str] = HIGHLIGHT, context: int = SNIPPET_CHARS
+    text: str,
+    terms: Sequence[Term | str],
+    highlight: tuple[str, str] = HIGHLIGHT,
+    context: int = SNIPPET_CHARS,
 ) -> str:
     """The stretch of ``text`` around the first occurrence of any term, every term in it highlighted
-    (a term of a spaced script with the rest of the word it starts). ``context`` characters either side
-    in CJK text; in other text :data:`SPACED_CONTEXT` times as many, cut at spaces.
+    (whole words outside CJK text; a prefix term with the rest of the word it starts). ``context``
+    characters either side in CJK text; in other text :data:`SPACED_CONTEXT` times as many, cut at spaces.
 
     >>> make_snippet("今天北京天气晴朗，适合出行。", ["天气"], context=2)
     '…北京[天气]晴朗…'
     >>> make_snippet("The harbour board met on Tuesday to vote on the plan.", ["harbo"], context=4)
     'The [harbour] board met…'
+    >>> make_snippet("A wetland and a lake", ["a"], context=20)
+    '[A] wetland and [a] lake'
     """
-    patterns = []
-    for term in sorted(terms, key=len, reverse=True):
-        patterns.append(re.escape(term) + (r"\w*" if _extends(term) else ""))
+    found = [t if isinstance(t, Term) else Term.of(t) for t in terms]
+    patterns = [t.pattern() for t in sorted(found, key=lambda t: len(t.text), reverse=True)]
     pattern = re.compile("|".join(patterns), re.IGNORECASE)
     first = pattern.search(text)
     if first is None:

@@ -9,11 +9,11 @@ from newscrawl.cli.scale import SUBCOMMANDS
 from newscrawl.storage.search import (
     FTS_TABLE,
     STALE_TABLE,
+    QueryError,
     ensure_search_index,
     has_search_index,
     make_snippet,
-    match_expression,
-    query_terms,
+    parse_query,
     search,
 )
 from newscrawl.storage.sqlite import SqliteSink
@@ -125,7 +125,7 @@ def test_rows_stored_before_the_index_are_indexed(tmp_path):
 
 
 def test_like_wildcards_in_a_query_are_literal(sink):
-    assert search(sink.db, "%") == []
+    assert search(sink.db, "% 降雪") == search(sink.db, "降雪") != []
 
 
 def test_english_term_matches_the_words_it_begins(sink):
@@ -141,11 +141,62 @@ def test_short_english_term_is_a_whole_word(sink):
 
 
 def test_query_terms_drop_quotes_repeats_and_bare_punctuation():
-    assert query_terms('天气 北京大学 "AI" 天气 % Beijing') == ["天气", "北京大学", "AI", "Beijing"]
+    query = parse_query('天气 北京大学 "AI" 天气 % Beijing')
+    assert [t.text for t in query.terms] == ["天气", "北京大学", "AI", "Beijing"]
 
 
 def test_match_expression_quotes_what_fts5_would_parse():
-    assert match_expression(['a"b', "NEAR", "5G基站"]) == '"a""b" AND "NEAR"* AND "5G 基 站"'
+    expression = parse_query("a\"b NEAR 5G基站").match_expression()
+    assert expression == '"a""b" AND "NEAR"* AND "5G 基 站"'
+
+
+def test_or_finds_either_word(sink):
+    both = set(urls(search(sink.db, "harbo OR 气象台")))
+    assert both == set(urls(search(sink.db, "harbo"))) | set(urls(search(sink.db, "气象台")))
+    assert len(both) > len(urls(search(sink.db, "harbo")))
+
+
+def test_not_and_minus_leave_articles_out(sink):
+    every = urls(search(sink.db, "harbo"))
+    for query in ("harbo NOT lights", "harbo -lights"):
+        kept = urls(search(sink.db, query))
+        assert kept and len(kept) < len(every)
+        assert all("lights" not in h.snippet for h in search(sink.db, query))
+
+
+def test_a_quoted_phrase_needs_its_words_side_by_side(sink):
+    sink.write([record(8, "Pier", "The old pier lights were lit."), record(9, "x", "Lights of the pier.")])
+    assert "8.shtml" in urls(search(sink.db, '"pier lights"'))
+    assert "9.shtml" not in urls(search(sink.db, '"pier lights"'))
+
+
+def test_a_star_makes_any_word_a_prefix(sink):
+    sink.write([record(7, "Air quality report", "The air was clear.")])
+    assert search(sink.db, "ai") == []
+    assert "7.shtml" in urls(search(sink.db, "ai*"))
+
+
+def test_a_one_letter_term_highlights_whole_words_only():
+    assert make_snippet("The wetland and a lake", ["a"], context=30) == "The wetland and [a] lake"
+
+
+def test_relevance_is_positive_and_best_first(sink):
+    hits = search(sink.db, "气象台")
+    assert hits and all(h.score > 0 for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+@pytest.mark.parametrize("query", ["", "   ", "*", "%", "NOT 降雪", "-降雪", "OR"])
+def test_a_query_with_nothing_to_look_for_is_refused(query):
+    with pytest.raises(QueryError):
+        parse_query(query)
+
+
+@pytest.mark.parametrize("query", ["", "*"])
+def test_cli_gives_a_usage_error_for_an_empty_query(sink, capsys, query):
+    code, out = run_cli(["search", query, "--db", sink.path], capsys)
+    assert code == 2 and "give a word or phrase to look for" in out.err
+    assert "no article matches" not in out.err
 
 
 def test_make_snippet_marks_every_term():
