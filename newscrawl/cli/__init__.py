@@ -372,6 +372,39 @@ def run_bench(args: argparse.Namespace) -> int:
 # --- demo ------------------------------------------------------------------------------------------------
 
 
+def add_serve(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "serve", help="serve a folder of saved pages on 127.0.0.1, to crawl it through the replay prefix",
+        description="Serve DIR on 127.0.0.1 until Ctrl-C. Pages saved at their URL's path "
+        "(DIR/news/2026/a.shtml for https://example.com/news/2026/a.shtml) are found through "
+        "NEWSCRAWL_REPLAY_PREFIX=http://127.0.0.1:PORT/, so a site file can be tried without the network; "
+        "a folder without index.html is served as a list of its files.",
+    )
+    p.add_argument("directory", type=Path, metavar="DIR")
+    p.add_argument("--port", type=int, default=8000, help="port (default: %(default)s; 0: any free one)")
+    p.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import contextlib
+    import time
+
+    from newscrawl.crawl.demo import serve
+
+    with contextlib.ExitStack() as stack:
+        try:
+            base = stack.enter_context(serve(args.directory, port=args.port, index_required=False))
+        except OSError as e:  # no such folder, port taken
+            print(f"newscrawl serve: {e}", file=sys.stderr)
+            return BAD_INPUT
+        print(f"serving {args.directory} at {base}/ (Ctrl-C stops); crawl a site through it:", flush=True)
+        print(f"  scrapy crawl SITE -s NEWSCRAWL_REPLAY_PREFIX={base}/ -O out.jsonl", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            while True:
+                time.sleep(3600)
+    return OK
+
+
 def add_demo(sub: Subparsers) -> None:
     p = sub.add_parser(
         "demo", help="crawl the demo portal shipped under data/demo, served on 127.0.0.1",
@@ -411,8 +444,8 @@ def run_demo(args: argparse.Namespace) -> int:
 
 #: every subcommand: a function that adds its parser to the subparsers and sets ``run``
 SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
-    add_extract, add_eval, add_bench, add_demo, *SCALE_SUBCOMMANDS, *EXPLAIN_SUBCOMMANDS, *WARC_SUBCOMMANDS,
-    *REPORT_SUBCOMMANDS,
+    add_extract, add_eval, add_bench, add_demo, add_serve,
+    *SCALE_SUBCOMMANDS, *EXPLAIN_SUBCOMMANDS, *WARC_SUBCOMMANDS, *REPORT_SUBCOMMANDS,
 ]
 
 

@@ -71,10 +71,18 @@ class DemoHandler(SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve(directory: str | Path = DEMO_DIR, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
-    """Serve ``directory`` on ``host`` (port 0: a free one) in a thread; yields the base URL."""
+def serve(
+    directory: str | Path = DEMO_DIR, host: str = "127.0.0.1", port: int = 0, *, index_required: bool = True
+) -> Iterator[str]:
+    """Serve ``directory`` on ``host`` (port 0: a free one) in a thread; yields the base URL.
+
+    Without ``index_required`` (a folder of saved pages, ``newscrawl serve``) a folder without
+    ``index.html`` is served as a listing of its files, which a crawl can start from.
+    """
     directory = Path(directory)
-    if not (directory / "index.html").is_file():
+    if not directory.is_dir():
+        raise FileNotFoundError(f"no folder {directory}")
+    if index_required and not (directory / "index.html").is_file():
         raise FileNotFoundError(f"no demo site at {directory} (expected index.html there)")
     handler = functools.partial(DemoHandler, directory=str(directory))
     server = ThreadingHTTPServer((host, port), handler)
