@@ -190,7 +190,9 @@ def attribute_counts(text: str, most: int = MAX_ATTRIBUTES) -> Iterator[int]:
     """
     light, heavy, pos, end = _light_run(min(PAIRS_FROM, most)), _heavy_tag(most + 1), 0, len(text)
     while True:
-        pos = light.match(text, pos).end()
+        run = light.match(text, pos)
+        assert run is not None  # the light run matches the empty string too
+        pos = run.end()
         if pos >= end:
             return
         tag = heavy.match(text, pos)
