@@ -4,13 +4,6 @@ import json
 from pathlib import Path
 
 import pytest
-import scrapy
-from scrapy.utils.reactor import install_reactor, is_reactor_installed
-
-# Scrapy 2.14 (the lowest version allowed) refuses get_crawler() before a reactor is installed; later
-# versions install Scrapy's default one themselves
-if scrapy.version_info < (2, 15) and not is_reactor_installed():
-    install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
 
 SENTENCE_ZH = "本市今天举行了城市更新座谈会，多位居民代表就老旧小区改造提出了具体建议。"
 BODY_ZH = "".join(f"<p>第{i}段：{SENTENCE_ZH}</p>" for i in range(6))

@@ -56,10 +56,8 @@ class Command(crawl.Command):
         if args[0] in disabled and args[0] not in self.crawler_process.spider_loader.list():
             self._refuse(disabled[args[0]])  # its site file is bad (the loader warned about each one)
             return
-        # Scrapy >= 2.15 wraps this as Command._create_crawler (adding a warning about unused feeds)
-        create = getattr(self, "_create_crawler", self.crawler_process.create_crawler)
         try:
-            crawler = create(args[0])
+            crawler = self._create_crawler(args[0])
         except KeyError:
             self._refuse(f"no spider named {args[0]!r} (scrapy list shows them)")
             return
