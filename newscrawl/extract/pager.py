@@ -76,7 +76,8 @@ def may_link_later_pages(url: str, body: bytes) -> bool:
     """
     path = urlsplit(url).path
     name = path.rsplit("/", 1)[-1]
-    stem = (_EXT.match(name).group("stem") if _EXT.match(name) else name).encode("utf-8", "ignore")
+    ext = _EXT.match(name)
+    stem = (ext.group("stem") if ext else name).encode("utf-8", "ignore")
     if not stem:
         stem = path.rstrip("/").rsplit("/", 1)[-1].encode("utf-8", "ignore")
     if not stem:

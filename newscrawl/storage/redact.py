@@ -41,8 +41,8 @@ def secrets_of(dsn: str | None) -> set[str]:
 
     >>> sorted(secrets_of("redis://:hunter22@h:6379/0"))
     ['hunter22']
-    >>> sorted(secrets_of("host=h password='a b' user=u"))
-    ["'a b'", 'a b']
+    >>> sorted(secrets_of("host=h password='a bc' user=u"))
+    ["'a bc'", 'a bc']
     """
     found: set[str] = set()
     if not dsn:
