@@ -310,9 +310,12 @@ def _run(
             "page_kind": kind_figures,
         }
     )
+    fields: dict[str, Any] = {
+        k: strip_text_controls(v) if isinstance(v, str) else v for k, v in metadata.fields.items()
+    }
     return Extraction(
         text=strip_text_controls("\n".join(paragraphs)),
-        **{k: strip_text_controls(v) if isinstance(v, str) else v for k, v in metadata.fields.items()},
+        **fields,
         algorithm=produced_by,
         page_class=page_class,  # type: ignore[arg-type]
         page_kind=kind,

@@ -613,9 +613,9 @@ def declared_outlets(page: Page) -> Iterator[Found]:
     for key, value in _declared(page.meta):
         if is_outlet(value):
             yield Found(value, f"meta:{key}")
-    value = _json_ld_author(page.meta)
-    if value and is_outlet(value):
-        yield Found(value, "json-ld:author")
+    ld_author = _json_ld_author(page.meta)
+    if ld_author and is_outlet(ld_author):
+        yield Found(ld_author, "json-ld:author")
 
 
 def find_author(
@@ -656,14 +656,14 @@ def _author_chain(
         return Found(join_names(names), f"meta:{key}")
     enp = enp_properties(page.html).get("author")
     if enp:
-        value = byline_value(enp)
-        if value and not is_outlet(value):
-            return Found(value, "meta:enp:author")
-    value = _json_ld_author(meta)
-    if value and not is_outlet(value):
-        if not (site.is_site(value) or _ORGANISATION.search(value)):
-            return Found(value, "json-ld:author")
-        held = held or Found(value, "json-ld:author")
+        enp_value = byline_value(enp)
+        if enp_value and not is_outlet(enp_value):
+            return Found(enp_value, "meta:enp:author")
+    ld_value = _json_ld_author(meta)
+    if ld_value and not is_outlet(ld_value):
+        if not (site.is_site(ld_value) or _ORGANISATION.search(ld_value)):
+            return Found(ld_value, "json-ld:author")
+        held = held or Found(ld_value, "json-ld:author")
     markup = _byline_markup(page, body)
     if markup.source in ("byline:itemprop", "byline:rel"):
         return markup

@@ -264,7 +264,8 @@ def _page_lines(root: Element) -> list[str]:
 
 
 def _block_of(el: Element) -> Element:
-    while el.tag not in BLOCK_TAGS and el.getparent() is not None:
-        el = el.getparent()
+    parent = el.getparent()
+    while el.tag not in BLOCK_TAGS and parent is not None:
+        el, parent = parent, parent.getparent()
     return el
 

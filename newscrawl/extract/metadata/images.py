@@ -55,8 +55,10 @@ def _declared(meta: PageMeta) -> Iterator[tuple[str, str | None]]:
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str):
                 yield item, None
-            elif isinstance(item, dict) and isinstance(item.get("url") or item.get("contentUrl"), str):
-                yield item.get("url") or item.get("contentUrl"), _caption(item.get("caption"))
+            elif isinstance(item, dict):
+                address = item.get("url") or item.get("contentUrl")
+                if isinstance(address, str):
+                    yield address, _caption(item.get("caption"))
 
 
 def _small(img: Element) -> bool:

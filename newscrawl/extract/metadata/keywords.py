@@ -43,8 +43,11 @@ def _candidates(meta: PageMeta) -> Iterator[tuple[str, str]]:
     for obj in meta.json_ld:
         if "headline" not in obj:
             continue
-        value = obj.get("keywords")
-        items = value if isinstance(value, list) else _SPLIT.split(value) if isinstance(value, str) else []
+        declared = obj.get("keywords")
+        if isinstance(declared, list):
+            items = declared
+        else:
+            items = _SPLIT.split(declared) if isinstance(declared, str) else []
         for item in items:
             if isinstance(item, str):
                 yield item, "json-ld:keywords"

@@ -63,7 +63,7 @@ def _json_ld_crumbs(meta: PageMeta) -> list[str]:
         if obj.get("@type") != "BreadcrumbList" or not isinstance(obj.get("itemListElement"), list):
             continue
         items = [i for i in obj["itemListElement"] if isinstance(i, dict)]
-        items.sort(key=lambda i: i.get("position") if isinstance(i.get("position"), int) else 0)
+        items.sort(key=lambda i: i["position"] if isinstance(i.get("position"), int) else 0)
         names: list[str] = []
         for item in items:
             name = item.get("name")
