@@ -20,6 +20,7 @@ from typing import Any
 
 from newscrawl import __version__
 from newscrawl.cli.explain import SUBCOMMANDS as EXPLAIN_SUBCOMMANDS
+from newscrawl.cli.options import add_site_options, site_options
 from newscrawl.cli.report import SUBCOMMANDS as REPORT_SUBCOMMANDS
 from newscrawl.cli.scale import SUBCOMMANDS as SCALE_SUBCOMMANDS
 from newscrawl.cli.warc import SUBCOMMANDS as WARC_SUBCOMMANDS
@@ -121,6 +122,7 @@ def add_extract(sub: Subparsers) -> None:
         "text (title and text)",
     )
     p.add_argument("--url", help="the page's URL (resolves relative links, helps site rules)")
+    add_site_options(p)
     p.set_defaults(run=run_extract)
 
 
@@ -158,6 +160,7 @@ def _pages(paths: Sequence[str], url: str | None) -> Any:
 def run_extract(args: argparse.Namespace) -> int:
     from newscrawl.extract import extract
 
+    options = site_options(args.site, args.sites_dir)
     warcs = any(p.endswith((".warc", ".warc.gz")) for p in args.paths)
     fmt = args.format or ("json" if len(args.paths) == 1 and not warcs else "jsonl")
     status = OK
@@ -167,7 +170,7 @@ def run_extract(args: argparse.Namespace) -> int:
             print(f"newscrawl extract: {url}", file=sys.stderr)
             status = BAD_INPUT
             continue
-        result = extract(page, url=url, algorithm=args.algorithm, http_charset=charset)
+        result = extract(page, url=url, algorithm=args.algorithm, http_charset=charset, **options)
         if fmt == "text":
             if not first:
                 print()

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from newscrawl.cli.options import add_site_options, site_options
+
 Subparsers = Any
 
 OK, FAILED, BAD_INPUT = 0, 1, 2
@@ -38,6 +40,7 @@ def add_explain(sub: Subparsers) -> None:
         help="html: one self-contained report with charts; json: the same facts as data (default: html)",
     )
     p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here instead of standard output")
+    add_site_options(p)
     p.set_defaults(run=run_explain)
 
 
@@ -51,7 +54,7 @@ def run_explain(args: argparse.Namespace) -> int:
         print(f"newscrawl explain: cannot read {args.page}: {e.strerror or e}", file=sys.stderr)
         return BAD_INPUT
     logging.getLogger("newscrawl.extract").setLevel(logging.CRITICAL)
-    facts = explain(page, url=args.url, algorithm=args.algorithm)
+    facts = explain(page, url=args.url, algorithm=args.algorithm, **site_options(args.site, args.sites_dir))
     if args.format == "json":
         out = json.dumps(facts, ensure_ascii=False, indent=2) + "\n"
     else:

@@ -23,7 +23,7 @@ The facts (a JSON-serialisable dict):
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -51,25 +51,30 @@ def explain(
     *,
     http_charset: str | None = None,
     prune_xpath: str | Sequence[str] | None = None,
+    field_xpaths: Mapping[str, str] | None = None,
     limits: Limits | None = None,
     reference_time: datetime | None = None,
+    timezone: str | None = None,
     **params: Any,
 ) -> dict[str, Any]:
     """The facts behind ``extract(html, url, algorithm=algorithm, **params)``, as a JSON-ready dict.
 
     The page goes through the library's own stages (:func:`~newscrawl.extract.api.prepare_page`, then
     :func:`~newscrawl.extract.api.run`) with the same options as ``extract``, so a page is explained
-    exactly as it is extracted (a site's ``prune_xpath`` and limits included).
+    exactly as it is extracted (a site's ``prune_xpath``, ``field_xpaths``, zone and limits included).
     """
     algo_params = make_params(algorithm, params)  # ValueError for an unknown algorithm or parameter
     algo = REGISTRY[algorithm]
     prepared = None
     try:
-        prepared = prepare_page(html, url, http_charset=http_charset, prune_xpath=prune_xpath, limits=limits)
+        prepared = prepare_page(
+            html, url, http_charset=http_charset, prune_xpath=prune_xpath, field_xpaths=field_xpaths,
+            limits=limits,
+        )  # fmt: skip
     except PageError as e:
         result = Extraction(url=url, encoding=e.encoding, error=str(e))
     else:
-        result = run(prepared, algorithm, algo_params, reference_time=reference_time)
+        result = run(prepared, algorithm, algo_params, reference_time=reference_time, timezone=timezone)
     facts: dict[str, Any] = {
         "url": url,
         "algorithm": algorithm,

@@ -1,0 +1,34 @@
+"""Options several ``newscrawl`` commands share: ``--site NAME`` applies a site file as a crawl of it does."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+
+def site_options(name: str | None, sites_dir: str | None = None) -> dict[str, Any]:
+    """``extract()``'s options from site file ``name``: its ``[xpath] exclude``, XPath overrides and zone,
+    as a crawl of that site applies them ({} without a name). ConfigError for an unknown or bad site."""
+    if not name:
+        return {}
+    from newscrawl.crawl.errors import ConfigError
+    from newscrawl.crawl.sites import read_sites
+
+    sites, errors = read_sites(sites_dir or os.environ.get("NEWSCRAWL_SITES_DIR"))
+    if name not in sites:
+        bad = [e for e in errors if Path(e.source).stem == name]
+        if bad:
+            raise bad[0]
+        raise ConfigError(f"--site: no site named {name!r}; one of: {', '.join(sorted(sites)) or 'none'}")
+    site = sites[name]
+    return {"prune_xpath": site.exclude, "field_xpaths": dict(site.xpath), "timezone": site.timezone}
+
+
+def add_site_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--site", metavar="NAME",
+        help="apply site file NAME's exclusions, XPath overrides and time zone, as a crawl of it does",
+    )
+    p.add_argument("--sites-dir", metavar="DIR", help="where site files are (default: the shipped ones)")
