@@ -23,6 +23,9 @@ ARTICLES = 300
 #: rows in the store when the signal is sent
 STOP_AFTER_ROWS = 20
 TIMEOUT = 120
+#: seconds the server takes per response: the site must take longer to download than the stop takes to
+#: arrive (on a quiet machine an instant site was wholly downloaded, and stored, before SIGTERM came)
+DELAY = 0.3
 
 
 def stored(db: Path) -> list[str]:
@@ -64,7 +67,7 @@ def wait_for_rows(db: Path, process: subprocess.Popen[bytes], rows: int) -> bool
 @pytest.mark.parametrize("stop", ["SIGTERM", "Ctrl-C"])
 def test_stopped_crawl_loses_no_page_and_resumes(tmp_path: Path, stop: str):
     db = tmp_path / "store.sqlite3"
-    with serve(articles=ARTICLES) as site:
+    with serve(articles=ARTICLES, delay=DELAY) as site:
         site.write_site_file(tmp_path / "sites")
         first = crawl(tmp_path, "first.log")
         assert wait_for_rows(db, first, STOP_AFTER_ROWS), "the crawl ended before it could be stopped"
