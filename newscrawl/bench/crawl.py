@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from newscrawl.bench.site import SITE_NAME, crawler_env, serve
+from newscrawl.bench.site import SITE_NAME, crawl_command, crawler_env, serve
 from newscrawl.storage.redact import redact, secrets_of
 
 #: records per sink write in the sink benchmark (the pipeline's default batch size)
@@ -77,9 +77,7 @@ def run_crawl(
                 "NEWSCRAWL_REDIS_IDLE_CLOSE": "2",
             }
         crawl_settings |= dict(settings or {})
-        args = [sys.executable, "-m", "scrapy", "crawl", SITE_NAME]
-        for name, value in crawl_settings.items():
-            args += ["-s", f"{name}={value}"]
+        args = crawl_command(SITE_NAME, crawl_settings)
         env = crawler_env()
         procs = [
             subprocess.Popen(

@@ -25,7 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from newscrawl.bench.site import SITE_NAME, crawler_env, serve
+from newscrawl.bench.site import SITE_NAME, crawl_command, crawler_env, serve
+from newscrawl.cli.options import add_setting_option
 
 #: the target of issue 13: a 5,000-page crawl with its extraction workers stays under this peak resident set
 #: size (issue 6 asked 500 MB of the crawler alone)
@@ -97,9 +98,7 @@ def measure(articles: int, settings: dict[str, str] | None = None, timeout: floa
             "LOG_LEVEL": "WARNING",
             **(settings or {}),
         }
-        args = [sys.executable, "-m", "scrapy", "crawl", SITE_NAME]
-        for name, value in values.items():
-            args += ["-s", f"{name}={value}"]
+        args = crawl_command(SITE_NAME, values)
         start = time.monotonic()
         env = crawler_env()
         crawler = subprocess.Popen(args, cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -131,11 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m newscrawl.bench.memory", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--pages", type=int, default=5000, metavar="N", help="articles in the portal (5000)")
-    parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", help="a setting")
+    add_setting_option(parser, help="a setting for the crawler (repeatable)")
     args = parser.parse_args(argv)
     if args.pages < 1:
         parser.error("--pages must be at least 1")
-    settings = dict(pair.partition("=")[::2] for pair in args.set)
+    settings = dict(args.set)
     run = measure(args.pages, settings)
     verdict = "under" if run.tree_peak_rss_mb < PEAK_RSS_LIMIT_MB else "OVER"
     print(

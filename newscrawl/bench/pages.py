@@ -28,12 +28,13 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from newscrawl.bench.site import crawler_env
+from newscrawl.bench.site import LOOPBACK_SETTINGS, crawl_command, crawler_env
+from newscrawl.crawl import loopback
+from newscrawl.crawl.loopback import NOT_FOUND, Reply
 
 SITE_NAME = "bench-pages"
 #: article links per generated list page (a portal channel page shows 20-60)
@@ -90,14 +91,7 @@ pages = ["{base_url}/"]
 article = ['^{escaped}/a/.+$']
 list = ['^{escaped}/list/\\d+\\.html$']
 
-[settings]
-ROBOTSTXT_OBEY = false
-DOWNLOAD_DELAY = 0
-AUTOTHROTTLE_ENABLED = false
-CONCURRENT_REQUESTS = 32
-CONCURRENT_REQUESTS_PER_DOMAIN = 32
-DEPTH_LIMIT = 0
-"""
+""" + LOOPBACK_SETTINGS
 
 
 def serve_forever(folders: Sequence[str]) -> None:
@@ -105,44 +99,27 @@ def serve_forever(folders: Sequence[str]) -> None:
     files = page_files(folders)
     bodies = {path: file.read_bytes() for path, file in files.items()}
     bodies.update(list_pages(list(files)))
+    # no charset: a dataset's pages are in their own encodings, declared (or not) by themselves
+    replies = {path: Reply(200, body, "text/html") for path, body in bodies.items()}
     hits: Counter[str] = Counter()
     times: dict[str, float] = {}
     lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            path = self.path.split("?", 1)[0]
-            if path == "/__stats":
-                with lock:
-                    stats = {"hits": dict(hits), **times, "cpu": time.process_time()}
-                self._send(200, json.dumps(stats).encode(), "application/json")
-                return
+    def respond(path: str) -> Reply:
+        if path == "/__stats":
             with lock:
-                hits[path] += 1
-                now = time.monotonic()
-                times.setdefault("first", now)
-                times["last"] = now
-            body = bodies.get(path)
-            self._send(200 if body is not None else 404, body if body is not None else b"not found")
+                stats = {"hits": dict(hits), **times, "cpu": time.process_time()}
+            return Reply(200, json.dumps(stats).encode(), "application/json")
+        with lock:
+            hits[path] += 1
+            now = time.monotonic()
+            times.setdefault("first", now)
+            times["last"] = now
+        return replies.get(path, NOT_FOUND)
 
-        def _send(self, status: int, body: bytes, kind: str = "text/html") -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(f"http://127.0.0.1:{server.server_address[1]} {len(files)}", flush=True)
-    sys.stdin.read()  # until the benchmark closes our standard input
-    server.shutdown()
+    with loopback.serve(respond, name="benchpages") as base:
+        print(f"{base} {len(files)}", flush=True)
+        sys.stdin.read()  # until the benchmark closes our standard input
 
 
 @dataclass(frozen=True)
@@ -223,9 +200,7 @@ def run_pages_crawl(
             "LOG_LEVEL": "WARNING",
             **(settings or {}),
         }
-        args = [sys.executable, "-m", "scrapy", "crawl", SITE_NAME]
-        for name, value in values.items():
-            args += ["-s", f"{name}={value}"]
+        args = crawl_command(SITE_NAME, values)
         before = _children_cpu()
         server_before = server.stats()["cpu"]
         env = crawler_env()

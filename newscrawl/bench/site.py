@@ -15,14 +15,17 @@ each page was fetched exactly once.
 from __future__ import annotations
 
 import random
+import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from newscrawl.crawl import loopback
+from newscrawl.crawl.loopback import NOT_FOUND, Reply, Site
 
 SITE_NAME = "bench"
 DEFAULT_PER_PAGE = 50
@@ -111,6 +114,29 @@ def crawler_env() -> dict[str, str]:
     return dict(os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings", PYTHONPATH=path)
 
 
+def crawl_command(spider: str, settings: Mapping[str, object]) -> list[str]:
+    """``python -m scrapy crawl SPIDER -s NAME=VALUE ...`` (run it with :func:`crawler_env`).
+
+    >>> crawl_command("bench", {"LOG_LEVEL": "INFO"})[-3:]
+    ['bench', '-s', 'LOG_LEVEL=INFO']
+    """
+    args = [sys.executable, "-m", "scrapy", "crawl", spider]
+    for name, value in settings.items():
+        args += ["-s", f"{name}={value}"]
+    return args
+
+
+#: the ``[settings]`` of a benchmark's site file: politeness off (the server is our own, on loopback)
+LOOPBACK_SETTINGS = """[settings]
+ROBOTSTXT_OBEY = false
+DOWNLOAD_DELAY = 0
+AUTOTHROTTLE_ENABLED = false
+CONCURRENT_REQUESTS = 32
+CONCURRENT_REQUESTS_PER_DOMAIN = 32
+DEPTH_LIMIT = 0
+"""
+
+
 def site_toml(base_url: str) -> str:
     """The site file of the generated portal at ``base_url`` (``http://127.0.0.1:PORT``)."""
     host = base_url.split("://", 1)[1]
@@ -128,14 +154,7 @@ pages = ["{base_url}/"]
 article = ['^http://{escaped}/news/\\d{{4}}-\\d{{2}}-\\d{{2}}/doc-i\\d{{8}}\\.shtml$']
 list = ['^http://{escaped}/list/index(?:_\\d+)?\\.html$']
 
-[settings]
-ROBOTSTXT_OBEY = false
-DOWNLOAD_DELAY = 0
-AUTOTHROTTLE_ENABLED = false
-CONCURRENT_REQUESTS = 32
-CONCURRENT_REQUESTS_PER_DOMAIN = 32
-DEPTH_LIMIT = 0
-"""
+""" + LOOPBACK_SETTINGS
 
 
 @dataclass
@@ -161,43 +180,30 @@ class GeneratedSite:
         return path
 
 
-def _handler(
-    site: GeneratedSite, delay: float, lock: threading.Lock, gate: threading.Event | None
-) -> type[BaseHTTPRequestHandler]:
+def _site(site: GeneratedSite, delay: float, gate: threading.Event | None) -> Site:
+    """The portal as a loopback site: every GET counted, gated and delayed as asked."""
     # every page made before serving starts, so the server spends (almost) nothing per request
     lists = -(-site.articles // site.per_page)
     pages = {"/": home_html(lists)}
     pages.update((list_path(k), list_html(k, site.articles, site.per_page)) for k in range(lists))
     pages.update((article_path(n), article_html(n)) for n in range(site.articles))
-    bodies = {path: page.encode("utf-8") for path, page in pages.items()}
+    replies = {path: Reply(200, page.encode("utf-8")) for path, page in pages.items()}
+    lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def respond(path: str) -> Reply:
+        with lock:
+            site.hits[path] += 1
+            now = time.monotonic()
+            if site.first_hit is None:
+                site.first_hit = now
+            site.last_hit = now
+        if gate is not None:
+            gate.wait(GATE_TIMEOUT)
+        if delay:
+            time.sleep(delay)
+        return replies.get(path, NOT_FOUND)
 
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            path = self.path.split("?", 1)[0]
-            with lock:
-                site.hits[path] += 1
-                now = time.monotonic()
-                if site.first_hit is None:
-                    site.first_hit = now
-                site.last_hit = now
-            if gate is not None:
-                gate.wait(GATE_TIMEOUT)
-            if delay:
-                time.sleep(delay)
-            body = bodies.get(path)
-            self.send_response(200 if body is not None else 404)
-            body = body if body is not None else b"not found"
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass
-
-    return Handler
+    return respond
 
 
 @contextmanager
@@ -213,13 +219,6 @@ def serve(
     responses wait until it is set (so that several crawlers can be started before any page is served).
     """
     site = GeneratedSite("", articles, per_page)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(site, delay, threading.Lock(), gate))
-    server.daemon_threads = True
-    site.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, name="benchsite", daemon=True)
-    thread.start()
-    try:
+    with loopback.serve(_site(site, delay, gate), name="benchsite") as base:
+        site.base_url = base
         yield site
-    finally:
-        server.shutdown()
-        server.server_close()

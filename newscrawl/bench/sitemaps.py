@@ -23,11 +23,20 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from newscrawl.bench.memory import PEAK_RSS_LIMIT_MB
-from newscrawl.bench.site import SITE_NAME, article_html, article_path, crawler_env
+from newscrawl.bench.site import (
+    LOOPBACK_SETTINGS,
+    SITE_NAME,
+    article_html,
+    article_path,
+    crawl_command,
+    crawler_env,
+)
+from newscrawl.cli.options import add_setting_option
+from newscrawl.crawl import loopback
+from newscrawl.crawl.loopback import NOT_FOUND, Reply
 
 INDEX_PATH = "/sitemap_index.xml"
 
@@ -66,13 +75,7 @@ sitemaps = ["{base_url}{INDEX_PATH}"]
 [patterns]
 article = ['^http://{host}/news/\\d{{4}}-\\d{{2}}-\\d{{2}}/doc-i\\d{{8}}\\.shtml$']
 
-[settings]
-ROBOTSTXT_OBEY = false
-DOWNLOAD_DELAY = 0
-AUTOTHROTTLE_ENABLED = false
-CONCURRENT_REQUESTS = 32
-CONCURRENT_REQUESTS_PER_DOMAIN = 32
-"""
+""" + LOOPBACK_SETTINGS
 
 
 @dataclass
@@ -93,47 +96,23 @@ def serve(urls: int, per_sitemap: int) -> Iterator[SitemapSite]:
     site = SitemapSite("", urls, per_sitemap)
     lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def respond(path: str) -> Reply:
+        kind = "index" if path == INDEX_PATH else "sitemap" if path.startswith("/sitemaps/") else "page"
+        with lock:
+            site.hits[kind] += 1
+        if path == INDEX_PATH:
+            return Reply(200, index_xml(site.sitemaps, site.base_url), "application/xml")
+        if path.startswith("/sitemaps/") and path.endswith(".xml.gz"):
+            k = int(path[len("/sitemaps/") : -len(".xml.gz")])
+            if 0 <= k < site.sitemaps:
+                return Reply(200, sitemap_xml(k, site.per_sitemap, site.base_url), "application/gzip")
+        if path.startswith("/news/"):
+            return Reply(200, article_html(int(path.rsplit("doc-i", 1)[1].split(".")[0])).encode())
+        return NOT_FOUND
 
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            path = self.path.split("?", 1)[0]
-            kind = "index" if path == INDEX_PATH else "sitemap" if path.startswith("/sitemaps/") else "page"
-            with lock:
-                site.hits[kind] += 1
-            body, ctype = self._body(path)
-            self.send_response(200 if body is not None else 404)
-            body = body if body is not None else b"not found"
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def _body(self, path: str) -> tuple[bytes | None, str]:
-            if path == INDEX_PATH:
-                return index_xml(site.sitemaps, site.base_url), "application/xml"
-            if path.startswith("/sitemaps/") and path.endswith(".xml.gz"):
-                k = int(path[len("/sitemaps/") : -len(".xml.gz")])
-                ok = 0 <= k < site.sitemaps
-                return (sitemap_xml(k, site.per_sitemap, site.base_url) if ok else None), "application/gzip"
-            if path.startswith("/news/"):
-                n = int(path.rsplit("doc-i", 1)[1].split(".")[0])
-                return article_html(n).encode(), "text/html; charset=utf-8"
-            return None, "text/plain"
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    site.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, name="sitemapsite", daemon=True)
-    thread.start()
-    try:
+    with loopback.serve(respond, name="sitemapsite") as base:
+        site.base_url = base
         yield site
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @dataclass(frozen=True)
@@ -162,9 +141,7 @@ def measure(urls: int, per_sitemap: int, seconds: int, settings: dict[str, str] 
             "LOG_LEVEL": "INFO",
             **(settings or {}),
         }
-        args = [sys.executable, "-m", "scrapy", "crawl", SITE_NAME]
-        for name, value in values.items():
-            args += ["-s", f"{name}={value}"]
+        args = crawl_command(SITE_NAME, values)
         start = time.monotonic()
         done = subprocess.run(
             args, cwd=work, env=crawler_env(), capture_output=True, text=True, timeout=seconds * 4 + 300
@@ -188,11 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--urls", type=int, default=5_000_000, help="URLs the sitemaps list (5,000,000)")
     parser.add_argument("--per-sitemap", type=int, default=50_000, help="URLs per sitemap (50,000)")
     parser.add_argument("--seconds", type=int, default=120, help="length of the crawl (120)")
-    parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", help="a setting")
+    add_setting_option(parser, help="a setting for the crawler (repeatable)")
     args = parser.parse_args(argv)
     if min(args.urls, args.per_sitemap, args.seconds) < 1:
         parser.error("--urls, --per-sitemap and --seconds must be at least 1")
-    run = measure(args.urls, args.per_sitemap, args.seconds, dict(p.partition("=")[::2] for p in args.set))
+    run = measure(args.urls, args.per_sitemap, args.seconds, dict(args.set))
     verdict = "under" if run.peak_rss_mb < PEAK_RSS_LIMIT_MB else "OVER"
     print(
         f"{run.urls:,} URLs in sitemaps: {run.sitemaps_served} sitemaps and {run.pages_served} pages served, "

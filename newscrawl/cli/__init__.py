@@ -20,7 +20,7 @@ from typing import Any
 
 from newscrawl import __version__
 from newscrawl.cli.explain import SUBCOMMANDS as EXPLAIN_SUBCOMMANDS
-from newscrawl.cli.options import add_site_options, site_options
+from newscrawl.cli.options import add_setting_option, add_site_options, site_options
 from newscrawl.cli.report import SUBCOMMANDS as REPORT_SUBCOMMANDS
 from newscrawl.cli.scale import SUBCOMMANDS as SCALE_SUBCOMMANDS
 from newscrawl.cli.warc import SUBCOMMANDS as WARC_SUBCOMMANDS
@@ -421,20 +421,14 @@ def add_demo(sub: Subparsers) -> None:
     p.add_argument(
         "--no-extract", action="store_true", help="crawl without extraction (to measure crawl throughput)"
     )
-    p.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", help="a Scrapy setting")
+    add_setting_option(p)
     p.set_defaults(run=run_demo)
 
 
 def run_demo(args: argparse.Namespace) -> int:
     from newscrawl.crawl import demo
 
-    settings: dict[str, Any] = {}
-    for pair in args.set:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            print(f"newscrawl demo: -s expects NAME=VALUE, got {pair!r}", file=sys.stderr)
-            return BAD_INPUT
-        settings[name] = value
+    settings: dict[str, Any] = dict(args.set)
     if args.no_extract:
         settings["NEWSCRAWL_EXTRACT_ENABLED"] = False
     stats = demo.run_demo(args.output, incremental=args.incremental, settings=settings)

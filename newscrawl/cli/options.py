@@ -1,4 +1,5 @@
-"""Options several ``newscrawl`` commands share: ``--site NAME`` applies a site file as a crawl of it does."""
+"""Options several ``newscrawl`` commands share: ``--site NAME`` applies a site file as a crawl of it does;
+``-s NAME=VALUE`` sets a Scrapy setting."""
 
 from __future__ import annotations
 
@@ -32,3 +33,20 @@ def add_site_options(p: argparse.ArgumentParser) -> None:
         help="apply site file NAME's exclusions, XPath overrides and time zone, as a crawl of it does",
     )
     p.add_argument("--sites-dir", metavar="DIR", help="where site files are (default: the shipped ones)")
+
+
+def setting(pair: str) -> tuple[str, str]:
+    """One ``-s NAME=VALUE`` as ``(NAME, VALUE)``; an argparse type, so a bad pair is a usage error (exit 2).
+
+    >>> setting("DOWNLOAD_DELAY=0.5"), setting("NEWSCRAWL_SQLITE_PATH=")
+    (('DOWNLOAD_DELAY', '0.5'), ('NEWSCRAWL_SQLITE_PATH', ''))
+    """
+    name, sep, value = pair.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expects NAME=VALUE, got {pair!r}")
+    return name.strip(), value
+
+
+def add_setting_option(p: argparse.ArgumentParser, help: str = "a Scrapy setting (repeatable)") -> None:  # noqa: A002
+    """``-s/--set NAME=VALUE``, repeatable: ``dict(args.set)`` holds the settings."""
+    p.add_argument("-s", "--set", action="append", default=[], type=setting, metavar="NAME=VALUE", help=help)

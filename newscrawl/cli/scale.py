@@ -16,6 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from newscrawl.cli.options import add_setting_option
 from newscrawl.crawl import defaults
 
 Subparsers = Any
@@ -277,9 +278,9 @@ def add_bench_crawl(sub: Subparsers) -> None:
     p.add_argument("--skip-sinks", action="store_true", help="crawl figures only")
     p.add_argument("--repeat", type=int, default=1, metavar="R",
                    help="run the crawls R times, one process then several each time, and report medians")
-    p.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", dest="settings",
-                   help="a Scrapy setting for the crawler processes (repeatable), "
-                   "e.g. -s NEWSCRAWL_DEDUP=False")
+    add_setting_option(
+        p, help="a Scrapy setting for the crawler processes (repeatable), e.g. -s NEWSCRAWL_DEDUP=False"
+    )
     p.set_defaults(run=run_bench_crawl)
 
 
@@ -294,13 +295,7 @@ def run_bench_crawl(args: argparse.Namespace) -> int:
     if args.repeat < 1:
         print("newscrawl bench-crawl: --repeat must be at least 1", file=sys.stderr)
         return BAD_INPUT
-    settings = {}
-    for pair in args.settings:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            print(f"newscrawl bench-crawl: -s takes NAME=VALUE, not {pair!r}", file=sys.stderr)
-            return BAD_INPUT
-        settings[name.strip()] = value
+    settings = dict(args.set)
     if args.pages_from:
         return _bench_pages(args, settings)
     status = OK

@@ -7,10 +7,11 @@ Follows :mod:`newscrawl.cli`'s pattern (``add_<name>(subparsers)`` sets ``run``)
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from newscrawl.cli.options import add_setting_option
 
 Subparsers = Any
 
@@ -27,20 +28,14 @@ def add_reextract(sub: Subparsers) -> None:
     p.add_argument("--site", metavar="NAME", help="the site spider (default: the one named in the archives)")
     p.add_argument("--output", "-o", type=Path, metavar="FILE", help="also write the records as JSON lines")
     p.add_argument("--db", metavar="FILE", help="the SQLite store (default: setting NEWSCRAWL_SQLITE_PATH)")
-    p.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", help="a Scrapy setting")
+    add_setting_option(p)
     p.set_defaults(run=run_reextract)
 
 
 def run_reextract(args: argparse.Namespace) -> int:
     from newscrawl.crawl.warc import reextract
 
-    settings: dict[str, Any] = {"LOG_LEVEL": "WARNING"}
-    for pair in args.set:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            print(f"newscrawl reextract: -s expects NAME=VALUE, got {pair!r}", file=sys.stderr)
-            return BAD_INPUT
-        settings[name] = value
+    settings: dict[str, Any] = {"LOG_LEVEL": "WARNING", **dict(args.set)}
     if args.output:
         settings["FEEDS"] = {str(args.output): {"format": "jsonlines", "overwrite": True}}
     if args.db:

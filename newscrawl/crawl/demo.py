@@ -15,12 +15,12 @@ import functools
 import io
 import logging
 import re
-import threading
 from collections.abc import Iterator, Mapping
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
+from newscrawl.crawl.loopback import serve_handler
 from newscrawl.crawl.shipped import shipped_dir
 
 #: the demo portal's pages (the shipped ``data/demo``)
@@ -85,16 +85,8 @@ def serve(
     if index_required and not (directory / "index.html").is_file():
         raise FileNotFoundError(f"no demo site at {directory} (expected index.html there)")
     handler = functools.partial(DemoHandler, directory=str(directory))
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="newscrawl-demo-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://{host}:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serve_handler(handler, host, port, name="demo-server") as base:
+        yield base
 
 
 def run_demo(

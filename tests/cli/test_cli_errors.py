@@ -70,9 +70,13 @@ def test_demo_output_folder_that_cannot_be_made_is_named(in_the_way, capsys):
     assert line.startswith("newscrawl demo: --output: cannot create the folder") and str(in_the_way) in line
 
 
-def test_demo_setting_without_a_value_is_named(capsys):
-    assert main(["demo", "-s", "NEWSCRAWL_ALGORITHM"]) == BAD_INPUT
-    assert "-s expects NAME=VALUE, got 'NEWSCRAWL_ALGORITHM'" in one_line(capsys)
+@pytest.mark.parametrize("command", [["demo"], ["bench-crawl"], ["reextract", "a.warc.gz"]])
+@pytest.mark.parametrize("pair", ["NEWSCRAWL_ALGORITHM", "=cetd"])
+def test_a_setting_without_a_name_or_value_is_a_usage_error_naming_it(command, pair, capsys):
+    with pytest.raises(SystemExit) as caught:
+        main([*command, "-s", pair])
+    assert caught.value.code == BAD_INPUT
+    assert f"argument -s/--set: expects NAME=VALUE, got {pair!r}" in one_line(capsys)
 
 
 def test_unknown_command_is_a_usage_error(capsys):

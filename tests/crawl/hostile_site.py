@@ -12,7 +12,9 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from newscrawl.crawl import loopback
+from newscrawl.crawl.loopback import NOT_FOUND, Reply
 
 #: requests the server answers at most
 MAX_REQUESTS = 400
@@ -148,35 +150,16 @@ def serve() -> Iterator[HostileSite]:
     """Serve the hostile site on a free loopback port for the ``with`` block."""
     site = HostileSite()
     lock = threading.Lock()
-    pages: dict[str, tuple[bytes, str]] = {}
+    pages: dict[str, Reply] = {}
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def respond(path: str) -> Reply:
+        with lock:
+            site.hits[path] += 1
+            over = site.requests > MAX_REQUESTS
+        reply = pages.get(path, NOT_FOUND)
+        return Reply(503, reply.body, reply.content_type) if over else reply
 
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            path = self.path.split("?", 1)[0]
-            with lock:
-                site.hits[path] += 1
-                over = site.requests > MAX_REQUESTS
-            body, ctype = pages.get(path, (b"not found", "text/plain"))
-            status = 503 if over else 200 if path in pages else 404
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    site.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    pages.update(bodies(site.base_url))
-    thread = threading.Thread(target=server.serve_forever, name="hostilesite", daemon=True)
-    thread.start()
-    try:
+    with loopback.serve(respond, name="hostilesite") as base:
+        site.base_url = base
+        pages.update((path, Reply(200, body, kind)) for path, (body, kind) in bodies(base).items())
         yield site
-    finally:
-        server.shutdown()
-        server.server_close()
