@@ -62,3 +62,29 @@ def test_an_unknown_site_is_one_line_naming_the_known_ones(files, capsys) -> Non
     assert main(["extract", str(page), "--site", "nosuch", "--sites-dir", str(sites)]) == 2
     err = capsys.readouterr().err
     assert "--site: no site named 'nosuch'; one of: portal" in err and "Traceback" not in err
+
+
+CREDITS = (
+    "<div class='info'><span class='by'>本文作者：陈海波</span><span class='src'>来源：临江日报</span></div>"
+)
+CREDIT_XPATHS = """
+author = "//span[@class='by']"
+editor = "//p[@class='ed']"
+source = "//span[@class='src']"
+"""
+
+
+def test_extract_with_site_strips_the_labels_of_credit_overrides(files, capsys) -> None:
+    page, sites = files
+    page.write_text(
+        PAGE.replace("<div class='article'>", CREDITS + "<div class='article'>").replace(
+            "</body>", "<p class='ed'>（责任编辑：周敏）</p></body>"
+        ),
+        encoding="utf-8",
+    )
+    site = sites / "portal.toml"
+    site.write_text(site.read_text(encoding="utf-8").replace("[xpath]", "[xpath]" + CREDIT_XPATHS), "utf-8")
+    assert main(["extract", str(page), "--site", "portal", "--sites-dir", str(sites)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert (record["author"], record["editor"], record["source"]) == ("陈海波", "周敏", "临江日报")
+    assert {record["sources"][k] for k in ("author", "editor", "source")} == {"xpath"}

@@ -95,3 +95,33 @@ def test_expressions_are_compiled_once_per_set():
 def test_an_expression_failing_on_one_page_does_not_fail_the_page():
     r = extract(page(""), field_xpaths={"title": "$nosuchvar"})
     assert r.error is None and r.sources["title"] != "xpath"
+
+
+@pytest.mark.parametrize(
+    "field, written, expected",
+    [
+        ("author", "作者：陈海波", "陈海波"),
+        ("author", "本文作者：陈海波", "陈海波"),
+        ("author", "新华社记者 陈海波 李明", "陈海波、李明"),
+        ("author", "文｜陈海波", "陈海波"),
+        ("author", "【作者：陈海波】", "陈海波"),
+        ("author", "By Jane Doe", "Jane Doe"),
+        ("editor", "责任编辑：周敏", "周敏"),
+        ("editor", "（责任编辑：周敏 SN123）", "周敏"),
+        ("editor", "本文编辑：周敏", "周敏"),
+        ("editor", "Editor: Jane Doe", "Jane Doe"),
+        ("source", "来源：新华网", "新华网"),
+        ("source", "本文来源：新京报 2026-11-20", "新京报"),
+    ],
+)
+def test_a_credit_override_loses_its_label(field: str, written: str, expected: str):
+    html = page(f"<span class='credit'>{written}</span>")
+    r = extract(html, field_xpaths={field: "//span[@class='credit']"})
+    assert (getattr(r, field), r.sources[field]) == (expected, "xpath")
+
+
+def test_an_override_given_as_a_text_node_or_attribute_loses_its_label_too():
+    html = page("<span class='by' title='作者：陈海波'>责任编辑：周敏</span>")
+    xpaths = {"author": "//span[@class='by']/@title", "editor": "//span[@class='by']/text()"}
+    r = extract(html, field_xpaths=xpaths)
+    assert (r.author, r.authors, r.editor) == ("陈海波", ("陈海波",), "周敏")

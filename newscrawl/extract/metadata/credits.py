@@ -53,6 +53,13 @@ from newscrawl.extract.page import Page
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
 from newscrawl.extract.tags import BLOCK_TAGS
 
+#: a writer's label in a text a site file points at, the names after it ("本文作者：", "新华社记者 ", "文｜"):
+#: there the label need not start a word, as it must in running text (author._WRITER)
+_GIVEN_WRITER = re.compile(
+    r"(?:作者|撰文|执笔人?|撰稿人?|记者|通讯员|实习生|编译|文\s*[/／|｜:：])\s*[:：|｜]?\s*"
+)
+#: an English editor's label opening such a text ("Editor: X", "Edited by X")
+_GIVEN_EDITOR_EN = re.compile(r"\s*(?:edited\s+by|editor)\b\s*:?\s*", re.I)
 #: meta keys naming the outlet the story comes from (Chinese portals), best first
 META_SOURCE_KEYS: tuple[str, ...] = ("source", "contentsource", "mediaid", "dc.source")
 #: class / id tokens of an element holding the source's name (sina, sohu, 163, people.cn)
@@ -148,15 +155,18 @@ def credit_value(field: str, text: str | None) -> str | None:
 
     >>> credit_value("author", "作者：陈海波"), credit_value("editor", "责任编辑：王五_NE0011")
     ('陈海波', '王五')
-    >>> credit_value("source", "来源：新京报 2024-05-03")
-    '新京报'
+    >>> credit_value("source", "来源：新京报 2024-05-03"), credit_value("author", "本文作者：陈海波")
+    ('新京报', '陈海波')
     """
     if not text:
         return None
     if field == "author":
-        return byline_value(text)
+        m = _GIVEN_WRITER.search(text)
+        return byline_value(text[m.end() :] if m else text)
     if field == "editor":
-        value = names_after(EDITOR_KEYWORD.sub("", text, count=1)) or clean_value(text)
+        m = EDITOR_KEYWORD.search(text) or _GIVEN_EDITOR_EN.match(text)
+        rest = text[m.end() :] if m else text
+        value = names_after(rest) or clean_value(rest)
         return join_names(split_names(value)) if value else None
     if field == "source":
         m = SOURCE_KEYWORD.search(text)
