@@ -110,7 +110,7 @@ def metadata_ms(page: bytes, algorithm: str = "auto", repeat: int = 1) -> float 
 def dataset_pages(ds: Dataset, limit: int | None = None) -> list[bytes]:
     """The raw bytes of the dataset's pages (the first ``limit``), loaded before timing starts."""
     truths = list(ds.truths())[:limit]
-    return [ds.read_page(t.id) for t in truths]
+    return [ds.read_page(t) for t in truths]
 
 
 def bench_table(timings: Sequence[Timing]) -> str:

@@ -35,6 +35,7 @@ from urllib.parse import quote
 from newscrawl.bench.site import LOOPBACK_SETTINGS, crawl_command, crawler_env
 from newscrawl.crawl import loopback
 from newscrawl.crawl.loopback import NOT_FOUND, Reply
+from newscrawl.evaluation.datasets import TRUTH_FILE, open_dataset
 
 SITE_NAME = "bench-pages"
 #: article links per generated list page (a portal channel page shows 20-60)
@@ -44,19 +45,27 @@ LAG_INTERVAL = 0.01
 
 
 def page_files(folders: Sequence[str | Path]) -> dict[str, Path]:
-    """``/a/<folder>/<file>`` -> file, for every ``.html``/``.htm`` file of each folder (its ``pages/``
-    when it has one), in name order."""
+    """``/a/<folder>/<file>`` -> file, for every page of each folder: a dataset's pages in its order (those
+    its ``truth.jsonl`` names), else every ``.html``/``.htm`` file of the folder (its ``pages/`` when it has
+    one), in name order."""
     out: dict[str, Path] = {}
     for folder in map(Path, folders):
-        root = folder / "pages" if (folder / "pages").is_dir() else folder
-        if not root.is_dir():
-            raise ValueError(f"{folder}: not a folder of HTML pages")
-        files = sorted(p for p in root.iterdir() if p.suffix.lower() in (".html", ".htm") and p.is_file())
-        if not files:
-            raise ValueError(f"{folder}: no .html files in {root}")
-        for file in files:
+        for file in _pages_of(folder):
             out[f"/a/{quote(folder.name)}/{quote(file.name)}"] = file
     return out
+
+
+def _pages_of(folder: Path) -> list[Path]:
+    if (folder / TRUTH_FILE).is_file():
+        ds = open_dataset(folder)
+        return [ds.page_path(t) for t in ds.truths()]
+    root = folder / "pages" if (folder / "pages").is_dir() else folder
+    if not root.is_dir():
+        raise ValueError(f"{folder}: not a folder of HTML pages")
+    files = sorted(p for p in root.iterdir() if p.suffix.lower() in (".html", ".htm") and p.is_file())
+    if not files:
+        raise ValueError(f"{folder}: no .html files in {root}")
+    return files
 
 
 def list_pages(paths: Sequence[str]) -> dict[str, bytes]:

@@ -1,6 +1,8 @@
 """Evaluation datasets on disk: ``<dir>/pages/<id>.html`` (raw bytes) and ``<dir>/truth.jsonl``.
 
-Each line of ``truth.jsonl`` is one page: ``id``, ``url``, ``lang``, ``title``, ``date``, ``text``, ``author``
+Each line of ``truth.jsonl`` is one page: ``id``, ``page`` (optional: the page's file relative to ``<dir>``,
+for a dataset that refers to pages kept elsewhere instead of copying them into ``pages/``, as
+``data/eval/demo`` refers to ``data/demo``), ``url``, ``lang``, ``title``, ``date``, ``text``, ``author``
 (null when unknown) plus dataset-specific fields: ``authors`` (the names as a list, fundus), ``editor`` and
 ``news_source`` (the responsible editor and the source organisation; ``source`` is taken: fundus uses it for
 where the page file came from), ``with`` / ``without`` snippets, ``date_expected_none``. Pages are read
@@ -25,6 +27,8 @@ class Truth:
     """The annotation of one page; ``None`` fields are not annotated."""
 
     id: str
+    #: the page's file relative to the dataset folder, when not ``pages/<id>.html``
+    page: str | None = None
     url: str | None = None
     title: str | None = None
     date: str | None = None
@@ -54,8 +58,8 @@ class Truth:
 
 
 _KNOWN = {
-    "id", "url", "lang", "title", "date", "text", "author", "authors", "editor", "news_source", "with",
-    "without", "date_expected_none",
+    "id", "page", "url", "lang", "title", "date", "text", "author", "authors", "editor", "news_source",
+    "with", "without", "date_expected_none",
 }
 
 
@@ -74,6 +78,7 @@ def truth_from_json(obj: Mapping[str, Any]) -> Truth:
     with_, without = obj.get("with"), obj.get("without")
     return Truth(
         id=str(obj["id"]),
+        page=str(obj["page"]) if obj.get("page") else None,
         url=obj.get("url") or None,
         title=obj.get("title") or None,
         date=obj.get("date") or None,
@@ -111,17 +116,25 @@ class Dataset:
                 except (ValueError, TypeError) as e:
                     raise ValueError(f"{self.path / TRUTH_FILE}:{lineno}: {e}") from e
 
-    def page_path(self, page_id: str) -> Path:
-        return self.path / PAGES_DIR / f"{page_id}.html"
+    def page_path(self, page: Truth | str) -> Path:
+        """The file of one page (a truth, or its id): the truth's ``page`` when it names one, else
+        ``pages/<id>.html``."""
+        if isinstance(page, str):
+            default = self.path / PAGES_DIR / f"{page}.html"
+            found = None if default.is_file() else next((t for t in self.truths() if t.id == page), None)
+            if found is None:
+                return default
+            page = found
+        return self.path / page.page if page.page else self.path / PAGES_DIR / f"{page.id}.html"
 
-    def read_page(self, page_id: str) -> bytes:
+    def read_page(self, page: Truth | str) -> bytes:
         """The raw bytes of one page."""
-        return self.page_path(page_id).read_bytes()
+        return self.page_path(page).read_bytes()
 
     def __iter__(self) -> Iterator[tuple[Truth, bytes]]:
         """``(truth, page bytes)`` pairs, reading each page only when reached."""
         for truth in self.truths():
-            yield truth, self.read_page(truth.id)
+            yield truth, self.read_page(truth)
 
     def __len__(self) -> int:
         with (self.path / TRUTH_FILE).open(encoding="utf-8") as f:
@@ -133,6 +146,7 @@ def open_dataset(path: str | Path) -> Dataset:
     p = Path(path)
     if not (p / TRUTH_FILE).is_file():
         raise ValueError(f"{p}: not a dataset directory (no {TRUTH_FILE})")
-    if not (p / PAGES_DIR).is_dir():
-        raise ValueError(f"{p}: not a dataset directory (no {PAGES_DIR}/)")
-    return Dataset(p)
+    ds = Dataset(p)
+    if not (p / PAGES_DIR).is_dir() and not all(t.page for t in ds.truths()):
+        raise ValueError(f"{p}: not a dataset directory (no {PAGES_DIR}/, and not every truth names a page)")
+    return ds

@@ -68,7 +68,7 @@ def write_failure_reports(
             if score is None or score[1] >= threshold:
                 continue
             metric, f1 = score
-            facts = explain(ds.read_page(truth.id), url=truth.http_url, algorithm=run.algorithm)
+            facts = explain(ds.read_page(truth), url=truth.http_url, algorithm=run.algorithm)
             evaluation = {
                 "dataset": run.dataset,
                 "page id": truth.id,

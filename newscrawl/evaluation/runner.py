@@ -301,7 +301,7 @@ def _dataset_records(
     import multiprocessing
 
     truths = list(ds.truths())[:limit]
-    _SHARED.update(pages=[(t, ds.page_path(t.id)) for t in truths], dataset=ds.name, runners=runners)
+    _SHARED.update(pages=[(t, ds.page_path(t)) for t in truths], dataset=ds.name, runners=runners)
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             yield from pool.imap(_worker_records, range(len(truths)))

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from newscrawl.evaluation.datasets import open_dataset, truth_from_json
@@ -33,3 +35,31 @@ def test_a_bad_truth_line_names_file_and_line(tmp_path):
     (tmp_path / "truth.jsonl").write_text('{"id": "a"}\n{"url": "no id"}\n')
     with pytest.raises(ValueError, match=r"truth.jsonl:2"):
         list(open_dataset(tmp_path).truths())
+
+
+def test_a_truth_may_name_a_page_kept_outside_the_dataset(tmp_path):
+    site = tmp_path / "site" / "news"
+    site.mkdir(parents=True)
+    (site / "a.shtml").write_bytes(b"<html>a</html>")
+    (tmp_path / "set").mkdir()
+    (tmp_path / "set" / "truth.jsonl").write_text('{"id": "a", "page": "../site/news/a.shtml"}\n')
+    ds = open_dataset(tmp_path / "set")
+    (truth, page), = list(ds)
+    assert (truth.page, page) == ("../site/news/a.shtml", b"<html>a</html>")
+    assert ds.read_page("a") == ds.read_page(truth) == page
+
+
+def test_without_pages_every_truth_must_name_its_page(tmp_path):
+    (tmp_path / "truth.jsonl").write_text('{"id": "a", "page": "a.html"}\n{"id": "b"}\n')
+    with pytest.raises(ValueError, match="not every truth names a page"):
+        open_dataset(tmp_path)
+
+
+def test_the_shipped_demo_sample_refers_to_the_demo_pages():
+    from newscrawl.crawl.demo import DEMO_DIR
+
+    root = Path(__file__).resolve().parents[2]
+    ds = open_dataset(root / "data" / "eval" / "demo")
+    paths = [ds.page_path(t).resolve() for t in ds.truths()]
+    assert len(paths) == 24 and all(p.is_file() and p.is_relative_to(DEMO_DIR) for p in paths)
+    assert not (root / "data" / "eval" / "demo" / "pages").exists()
