@@ -15,6 +15,8 @@ The facts (a JSON-serialisable dict):
   algorithms, source blocks for ``blockstats``, formatter lines for ``linedensity``), each marked
   ``kept`` / ``partial`` / ``dropped`` with the figures that decided it and a short ``why``;
   ``unplaced`` lists extracted paragraphs no block accounts for (normally none);
+- ``candidates``: the nodes with the highest content score ``S`` (``auto``'s rule: it takes the highest),
+  with their figures and whether each is the content node, the few a reader compares first;
 - ``signals``: seed 003's block counts raw and smoothed with N'min, Ncal and the main range; seed 001's
   per-line text density with its threshold; seed 000's node density along the page with the
   ``top_coef`` / ``bottom_coef`` band, the leading node and the candidates SCEDD rejected.
@@ -42,6 +44,8 @@ from newscrawl.extract.stats import NodeStats
 from newscrawl.extract.tags import BLOCK_TAGS
 
 KEPT, PARTIAL, DROPPED = "kept", "partial", "dropped"
+#: candidate content nodes listed in ``candidates``
+TOP_CANDIDATES = 5
 
 
 def explain(
@@ -90,6 +94,7 @@ def explain(
         "unit": None,
         "blocks": [],
         "unplaced": [],
+        "candidates": [],
         "signals": {},
         "consistent": None,
         "error": result.error,
@@ -105,9 +110,11 @@ def explain(
         "linedensity": linedensity_signals(page.html, _own(algorithm, "linedensity", algo_params)),
         "scedd": scedd_signals(page, _own(algorithm, "scedd", algo_params)),
     }
+    figures = _node_figures(page, algorithm, algo_params)
     facts["unit"], facts["blocks"], facts["unplaced"] = _blocks(
-        page, algorithm, algo_params, body, facts["signals"]
+        page, algorithm, algo_params, body, facts["signals"], figures
     )
+    facts["candidates"] = candidates(page, figures, body.node)
     return facts
 
 
@@ -329,15 +336,48 @@ def unplaced(marks: Sequence[tuple[str, list[str]]], kept: Sequence[str]) -> lis
     return rest
 
 
+#: per node: auto's content score S and CETD's composite text density CTD
+NodeFigures = tuple[list[float], list[float]]
+
+
+def _node_figures(page: Page, algorithm: str, params: Any) -> NodeFigures:
+    stats = page.stats
+    auto_params = _own(algorithm, "auto", params)
+    scores = auto_algo.content_scores(
+        stats, auto_params.decay, auto_params.link_penalty, auto_params.comment_max_share
+    )
+    return scores, cetd.densities(stats, True)
+
+
+def candidates(page: Page, figures: NodeFigures, content: Element | None) -> list[dict[str, Any]]:
+    """The :data:`TOP_CANDIDATES` nodes of highest content score, best first, with their figures."""
+    stats = page.stats
+    scores, ctd = figures
+    best = sorted(range(len(stats)), key=lambda i: scores[i], reverse=True)[:TOP_CANDIDATES]
+    return [
+        {
+            "path": node_path(stats.elements[i]),
+            "chosen": stats.elements[i] is content,
+            "chars": stats.chars[i],
+            "density": round(stats.text_density(i), 3),
+            "composite_density": round(ctd[i], 3),
+            "content_score": round(scores[i], 2),
+            "link_share": round(stats.link_density(i), 3),
+        }
+        for i in best
+        if scores[i] > 0
+    ]
+
+
 def _blocks(
-    page: Page, algorithm: str, params: Any, body: BodyResult, signals: dict[str, Any]
+    page: Page, algorithm: str, params: Any, body: BodyResult, signals: dict[str, Any], figures: NodeFigures
 ) -> tuple[str, list[dict[str, Any]], list[str]]:
     """The unit, the blocks, and the extracted paragraphs no block accounts for."""
     if algorithm == "blockstats":
         return "source-block", _source_blocks(page.html, params, signals["blockstats"]), []
     if algorithm == "linedensity":
         return "line", _lines(page.html, signals["linedensity"]), []
-    blocks, missing = _dom_blocks(page, algorithm, params, body)
+    blocks, missing = _dom_blocks(page, algorithm, params, body, figures)
     return "dom-paragraph", blocks, missing
 
 
@@ -390,7 +430,7 @@ def _lines(source: str, sig: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _dom_blocks(
-    page: Page, algorithm: str, params: Any, body: BodyResult
+    page: Page, algorithm: str, params: Any, body: BodyResult, figures: NodeFigures
 ) -> tuple[list[dict[str, Any]], list[str]]:
     stats = page.stats
     if len(stats) == 0:
@@ -398,11 +438,7 @@ def _dom_blocks(
     pairs = text_blocks(page.body)
     marks = mark_blocks([t for t, _ in pairs], body.paragraphs)
     missing = unplaced(marks, body.paragraphs)
-    auto_params = _own(algorithm, "auto", params)
-    scores = auto_algo.content_scores(
-        stats, auto_params.decay, auto_params.link_penalty, auto_params.comment_max_share
-    )
-    ctd = cetd.densities(stats, True)
+    scores, ctd = figures
     why = _why_dropped(page, algorithm, params, body)
     index = stats.index
     out = []

@@ -34,8 +34,52 @@ td.mark{font-weight:bold;white-space:nowrap}tr.kept td.mark{color:#2e7d32}tr.par
 .chart .title{font:bold 13px sans-serif}.chart .tick,.chart .legend,.chart .axis{font:11px sans-serif}
 .chart .label{font:bold 11px sans-serif}.caption{color:#555;margin:0 0 12px;max-width:1000px}
 pre{background:#fff;border:1px solid #ddd;padding:8px;white-space:pre-wrap;word-break:break-all}
-code{font-size:12px}
+code{font-size:12px}nav{margin:8px 0 0}nav a{margin-right:12px}
+.summary{background:#fff;border:1px solid #ddd;padding:4px 14px 4px 30px;max-width:1000px}
+.summary li{margin:3px 0}tr.chosen td{background:#e6f4ea;font-weight:bold}
+dl.legend{max-width:1000px;display:grid;grid-template-columns:max-content 1fr;gap:3px 14px;margin:0}
+dl.legend dt{font-weight:bold;white-space:nowrap}dl.legend dd{margin:0}
 """
+
+#: the report's sections after the title, in order: (anchor, heading in the table of contents)
+SECTIONS = (
+    ("summary", "Summary"),
+    ("legend", "How to read it"),
+    ("decisions", "Decisions"),
+    ("metadata", "Metadata"),
+    ("signals", "Charts"),
+    ("blocks", "Text blocks"),
+    ("text", "Extracted text"),
+    ("figures", "All figures"),
+)
+
+#: every column and chart label of the report in plain words: (term, meaning)
+LEGEND: tuple[tuple[str, str], ...] = (
+    ("kept, partial, dropped", "whether a block of the page's text is in the extracted text: whole (green "
+     "row), in part (yellow: some words left out, such as a link) or not at all (grey)"),
+    ("chars", "characters of text in the node, its descendants included"),
+    ("TD", "text density: characters per tag in the node (chars / tags). Running text has many characters "
+     "per tag; menus and link lists have few"),
+    ("CTD", "composite text density (CETD, Sun et al. 2011): TD raised where little of the node's text is in "
+     "links and lowered where much is. CETD keeps the nodes whose CTD reaches the lowest CTD on the path "
+     "from its content node up to <body>"),
+    ("score", "content score S (auto): the node's own text (negative inside links and comment or footer "
+     "blocks) plus a share (decay, 0.75 by default) of its children's scores. auto's content node is the "
+     "node of highest S"),
+    ("links", "link share: the part of the node's characters that are inside links, from 0 to 1"),
+    ("line, depth", "the node's line in the page's HTML source, and how many levels it sits under <body>"),
+    ("content node", "the element the text was taken from, as a path /html/body/... with #id and .class"),
+    ("page class", "short or long page by the bytes of main text, 450 bytes being the line (seed 000's "
+     "design card, which measured it on the densest single block, the coarse node)"),
+    ("seed 000, 001, 003", "the papers the algorithms come from: SCEDD and the design card (000), text "
+     "density per line (001), characters per block (003); each chart shows one of them"),
+    ("N'min, Ncal", "seed 003's two thresholds on the smoothed characters per block: a run of main text is "
+     "made of blocks of at least N'min, one of which reaches Ncal"),
+    ("threshold", "seed 001: the text density a line needs to be kept; seed 000: the lowest density on the "
+     "path from the leading node up to <body>"),
+    ("leader A, rejected", "seed 000's search: the densest node inside the band of lines where articles sit "
+     "leads; candidates it rejected on the way are crossed, with the reason"),
+)
 
 
 def render_html(
@@ -62,23 +106,89 @@ def render_html(
             '<p class="warn">The re-run for this report gave a different text than the extraction: the '
             "marks below may not match it.</p>"
         )
+    parts.append(_nav(truth is not None))
+    parts.append(_summary(facts))
     if evaluation:
-        parts.append("<h2>Evaluation</h2>")
+        parts.append(_h2("evaluation", "Evaluation"))
         parts.append(_kv_table(evaluation))
+    parts.append(_legend())
     parts.append(_decisions(facts))
     parts.append(_metadata(facts))
     parts.append(_charts(facts))
     parts.append(_blocks(facts))
-    parts.append("<h2>Extracted text</h2>")
+    parts.append(_h2("text", "Extracted text"))
     parts.append(f"<pre>{esc(ext.get('text') or '')}</pre>")
     if truth is not None:
-        parts.append("<h2>Truth text</h2>")
+        parts.append(_h2("truth", "Truth text"))
         parts.append(f"<pre>{esc(truth)}</pre>")
-    parts.append("<h2>All figures</h2>")
+    parts.append(_h2("figures", "All figures"))
     figures = (facts.get("decisions") or {}).get("figures") or {}
     parts.append(f"<pre>{esc(json.dumps(figures, ensure_ascii=False, indent=2, default=str))}</pre>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _h2(anchor: str, heading: str) -> str:
+    return f'<h2 id="{anchor}">{esc(heading)}</h2>'
+
+
+def _nav(with_truth: bool) -> str:
+    sections = [*SECTIONS[:-1], ("truth", "Truth text"), SECTIONS[-1]] if with_truth else list(SECTIONS)
+    return "<nav>" + "".join(f'<a href="#{a}">{esc(h)}</a>' for a, h in sections) + "</nav>"
+
+
+def _summary(facts: Mapping[str, Any]) -> str:
+    """What was chosen and why, in a few lines, then the top candidate nodes."""
+    d = facts.get("decisions") or {}
+    ext = facts.get("extraction") or {}
+    text = ext.get("text") or ""
+    blocks = facts.get("blocks") or []
+    counts = {m: sum(1 for b in blocks if b["mark"] == m) for m in ("kept", "partial", "dropped")}
+    chosen = d.get("algorithm_chosen") or ext.get("algorithm")
+    asked = d.get("algorithm_requested")
+    items = [
+        f"<b>Text</b>: {len(text):,} characters in {text.count(chr(10)) + 1 if text else 0} paragraphs, "
+        f"taken by <code>{esc(chosen)}</code>"
+        + (f" (asked: <code>{esc(asked)}</code>)" if asked and asked != chosen else "")
+        + f" from the content node <code>{esc(facts.get('content_node') or '(none)')}</code>.",
+        f"<b>Why</b>: {esc(d.get('reason') or ext.get('error') or 'no reason recorded')}",
+        f"<b>Page</b>: {esc(d.get('page_kind') or '?')}, {esc(d.get('page_class') or '?')} page. "
+        f"<b>Blocks</b>: {counts['kept']} kept, {counts['partial']} partial, {counts['dropped']} dropped "
+        '(<a href="#blocks">table</a>).',
+    ]
+    found = [
+        f"{esc(name.replace('_', ' '))} <code>{_value(f.get('value'))}</code>"
+        for name, f in (facts.get("metadata") or {}).items()
+        if f.get("value")
+    ]
+    if found:
+        items.append("<b>Found</b>: " + "; ".join(found) + ' (<a href="#metadata">where</a>).')
+    listed = "".join(f"<li>{i}</li>" for i in items)
+    table = _candidates(facts.get("candidates") or [])
+    return _h2("summary", "Summary") + f'<ul class="summary">{listed}</ul>' + table
+
+
+def _candidates(rows: Sequence[Mapping[str, Any]]) -> str:
+    if not rows:
+        return ""
+    head = "".join(f"<th>{esc(h)}</th>" for _, h in CANDIDATE_COLUMNS)
+    body = "".join(
+        f'<tr class="{"chosen" if r["chosen"] else ""}"><td class="num">{k}</td>'
+        f'<td><code>{esc(r["path"])}</code>{" ← content node" if r["chosen"] else ""}</td>'
+        + "".join(f'<td class="num">{_value(r.get(key))}</td>' for key, _ in CANDIDATE_COLUMNS)
+        + "</tr>"
+        for k, r in enumerate(rows, 1)
+    )
+    return (
+        '<p class="caption">The candidate content nodes of highest content score (auto takes the highest; '
+        "the other algorithms choose by their own rule, shown under Decisions):</p>"
+        f"<table><tr><th>#</th><th>node</th>{head}</tr>{body}</table>"
+    )
+
+
+def _legend() -> str:
+    rows = "".join(f"<dt>{esc(term)}</dt><dd>{esc(meaning)}</dd>" for term, meaning in LEGEND)
+    return _h2("legend", "How to read this report") + f'<dl class="legend">{rows}</dl>'
 
 
 def _kv_table(rows: Mapping[str, Any]) -> str:
@@ -100,7 +210,7 @@ def _decisions(facts: Mapping[str, Any]) -> str:
     d = facts.get("decisions") or {}
     kind = d.get("page_kind_features") or {}
     rows = {
-        "page class (seed 000)": f"{d.get('page_class')}: coarse text {d.get('coarse_length')} B "
+        "page class (seed 000's test)": f"{d.get('page_class')}: coarse text {d.get('coarse_length')} B "
         f"{'<' if d.get('page_class') == 'short' else '>='} {d.get('short_threshold')} B",
         "coarse node (max text density)": d.get("coarse_node"),
         "page kind": d.get("page_kind"),
@@ -110,7 +220,7 @@ def _decisions(facts: Mapping[str, Any]) -> str:
         "why": d.get("reason"),
         "parameters": facts.get("params"),
     }
-    return "<h2>Decisions</h2>" + _kv_table(rows)
+    return _h2("decisions", "Decisions") + _kv_table(rows)
 
 
 def _metadata(facts: Mapping[str, Any]) -> str:
@@ -123,8 +233,8 @@ def _metadata(facts: Mapping[str, Any]) -> str:
         for name, f in (facts.get("metadata") or {}).items()
     )
     return (
-        "<h2>Metadata and where each field was found</h2>"
-        f'<table class="kv"><tr><th>field</th><th>value</th><th>rule of the fallback chain</th></tr>{rows}'
+        _h2("metadata", "Metadata and where each field was found")
+        + f'<table class="kv"><tr><th>field</th><th>value</th><th>rule of the fallback chain</th></tr>{rows}'
         "</table>"
     )
 
@@ -134,7 +244,7 @@ def _metadata(facts: Mapping[str, Any]) -> str:
 
 def _charts(facts: Mapping[str, Any]) -> str:
     sig = facts.get("signals") or {}
-    parts = ["<h2>The algorithms' signals</h2>"]
+    parts = [_h2("signals", "The algorithms' signals")]
     if not sig:
         return parts[0] + '<p class="sub">No signals (the page could not be processed).</p>'
     parts.append(blockstats_chart(sig["blockstats"]))
@@ -230,6 +340,12 @@ def scedd_chart(sig: Mapping[str, Any]) -> str:
 
 # --- blocks ----------------------------------------------------------------------------------------------
 
+#: the columns of the candidates table: (key, header)
+CANDIDATE_COLUMNS: Sequence[tuple[str, str]] = (
+    ("chars", "chars"), ("density", "TD"), ("composite_density", "CTD"), ("link_share", "links"),
+    ("content_score", "score"),
+)
+
 #: the figure columns of each block unit: (key, header)
 COLUMNS: dict[str, Sequence[tuple[str, str]]] = {
     "dom-paragraph": (
@@ -265,7 +381,7 @@ def _blocks(facts: Mapping[str, Any]) -> str:
         else ""
     )
     return (
-        f"<h2>Text blocks ({esc(unit)}): {counts['kept']} kept, {counts['partial']} partial, "
+        f"<h2 id=\"blocks\">Text blocks ({esc(unit)}): {counts['kept']} kept, {counts['partial']} partial, "
         f"{counts['dropped']} dropped</h2>{note}"
         f"<table><tr><th>#</th><th>mark</th><th>text</th>{head}<th>why</th></tr>{''.join(rows)}</table>"
     )

@@ -20,9 +20,14 @@ from typing import Literal
 
 _COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 
-#: chart geometry in px (the report's charts are drawn at this size and scale with the page width)
+#: chart geometry in px (the report's charts are drawn at this size and scale with the page width); the
+#: right margin holds the threshold lines' labels, outside the plot, where no bar or dot can cover them
 WIDTH, HEIGHT = 1000, 280
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 64, 16, 50, 42
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 64, 124, 50, 42
+#: least vertical distance between two threshold labels, in px (one line of 11 px text)
+LABEL_GAP = 13
+#: longest threshold label drawn in the margin (longer ones are cut with "…"; the legend has them whole)
+MAX_LABEL_CHARS = 18
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,16 +203,17 @@ def chart(
         elif s.points:
             pts = " ".join(f"{num(px(x))},{num(py(y))}" for x, y in s.points)
             out.append(f'<polyline points="{pts}" fill="none" stroke="{c}" stroke-width="1.8"/>')
-    for h in hlines:
+    for h, label_y in zip(hlines, label_positions([py(h.y) for h in hlines], top, bottom), strict=True):
         hy = num(py(h.y))
         dash = ' stroke-dasharray="6 4"' if h.dashed else ""
         c = color(h.color)
+        label = h.label if len(h.label) <= MAX_LABEL_CHARS else h.label[: MAX_LABEL_CHARS - 1] + "…"
         out.append(
             f'<line x1="{left}" y1="{hy}" x2="{right}" y2="{hy}" stroke="{c}" stroke-width="1.5"{dash}/>'
         )
         out.append(
-            f'<text x="{right - 4}" y="{hy}" dy="-4" class="label" text-anchor="end" fill="{c}">'
-            f"{esc(h.label)}</text>"
+            f'<text x="{right + 6}" y="{num(label_y)}" dy="4" class="label" text-anchor="start" fill="{c}">'
+            f"{esc(label)}</text>"
         )
     for m in markers:
         mx, my, c = num(px(m.x)), num(py(m.y)), color(m.color)
@@ -224,6 +230,30 @@ def chart(
     out.append(_legend(series, hlines, bands, left))
     out.append("</svg>")
     return "".join(out)
+
+
+def label_positions(ys: Sequence[float], top: float, bottom: float, gap: float = LABEL_GAP) -> list[float]:
+    """Where to write the labels of lines at heights ``ys`` (px) in the margin beside the plot: at their
+    line, moved apart just enough to be ``gap`` px from each other and kept within ``top``..``bottom``.
+
+    >>> label_positions([100.0, 104.0, 300.0], 50, 238)
+    [100.0, 113.0, 238.0]
+    >>> label_positions([230.0, 235.0, 236.0], 50, 238)
+    [212.0, 225.0, 238.0]
+    """
+    top, bottom = float(top), float(bottom)
+    order = sorted(range(len(ys)), key=lambda k: ys[k])
+    placed = [0.0] * len(ys)
+    last = top - gap
+    for k in order:  # top down, each at least ``gap`` below the one above
+        last = max(min(max(ys[k], top), bottom), last + gap)
+        placed[k] = last
+    overflow = (placed[order[-1]] - bottom) if order else 0.0
+    if overflow > 0:  # pushed past the bottom: move the bunch up again, keeping the gaps
+        for k in reversed(order):
+            placed[k] = min(placed[k], bottom)
+            bottom = placed[k] - gap
+    return placed
 
 
 def _legend(series: Sequence[Series], hlines: Sequence[HLine], bands: Sequence[Band], left: int) -> str:

@@ -9,6 +9,7 @@ from newscrawl.cli import main
 from newscrawl.explain import explain, render_html
 from newscrawl.explain.svg import (
     HEIGHT,
+    LABEL_GAP,
     MARGIN_BOTTOM,
     MARGIN_TOP,
     Band,
@@ -166,3 +167,70 @@ def test_scedd_caption_says_when_the_leader_is_a_rejected_node():
     sig = facts["signals"]["scedd"]
     assert sig["leader"]["node"] in [r["node"] for r in sig["rejected"]]
     assert "A is the last rejected node" in render_html(facts)
+
+
+# --- reading order, legend, candidates -------------------------------------------------------------------
+
+
+def section_order(root: ET.Element) -> list[str]:
+    return [h.get("id") for h in root.iter("h2")]
+
+
+def test_the_summary_comes_first_and_the_long_block_table_after_the_legend_and_charts(report):
+    order = section_order(parse(report))
+    assert order[:2] == ["summary", "legend"]
+    assert order.index("signals") < order.index("blocks") < order.index("text")
+
+
+def test_the_summary_says_what_was_chosen_and_why(report):
+    facts = explain(PAGE, url="https://news.example.cn/a/1.html")
+    root = parse(report)
+    summary = root.find(".//ul[@class='summary']")
+    words = "".join(summary.itertext())
+    assert f"taken by {facts['decisions']['algorithm_chosen']}" in words
+    assert facts["content_node"] in words and facts["decisions"]["reason"] in words
+    assert "5 kept" in words
+
+
+def test_the_top_candidates_are_listed_best_first_with_the_content_node_marked(report):
+    facts = explain(PAGE, url="https://news.example.cn/a/1.html")
+    cands = facts["candidates"]
+    assert 1 < len(cands) <= 5
+    scores = [c["content_score"] for c in cands]
+    assert scores == sorted(scores, reverse=True)
+    assert [c["path"] for c in cands if c["chosen"]] == [facts["content_node"]]
+    chosen_rows = parse(report).findall(".//tr[@class='chosen']")
+    assert len(chosen_rows) == 1 and facts["content_node"] in "".join(chosen_rows[0].itertext())
+
+
+def test_every_column_of_every_table_is_explained_in_the_legend(report):
+    root = parse(report)
+    terms = " ".join(dt.text for dt in root.iter("dt"))
+    for term in ("TD", "CTD", "score", "links", "chars", "N'min", "Ncal", "kept", "partial", "dropped"):
+        assert term in terms, term
+    tables = [table for table in root.iter("table") if table.get("class") != "kv"]
+    headers = {th.text for table in tables for th in table.iter("th")}
+    unexplained = {h for h in headers - {"#", "node", "mark", "text", "why"} if h not in terms}
+    assert unexplained == set()
+
+
+def test_the_table_of_contents_links_sections_that_exist(report):
+    root = parse(report)
+    ids = {el.get("id") for el in root.iter() if el.get("id")}
+    links = [a.get("href") for a in root.find(".//nav").iter("a")]
+    assert links and all(href.startswith("#") and href[1:] in ids for href in links)
+
+
+def test_threshold_labels_sit_beside_the_plot_apart_from_each_other():
+    # N'min and Ncal close together and low, over tall bars: their labels must not cover bars or each other
+    bars = Series("raw", [(i, 100.0) for i in range(30)], "#9aa0a6", "bar")
+    hlines = [HLine(6.0, "N'min = 6", "#e08a00"), HLine(8.0, "Ncal = 8", "#c62828")]
+    svg = ET.fromstring(chart([bars], title="t", hlines=hlines))
+    bar_ends = [float(r.get("x")) + float(r.get("width")) for g in svg.iter("g") for r in g.iter("rect")
+                if g.get("fill") == "#9aa0a6" and r.get("height")]  # fmt: skip
+    assert len(bar_ends) == 30
+    labels = [t for t in svg.iter("text") if t.get("class") == "label"]
+    assert sorted(t.text for t in labels) == ["N'min = 6", "Ncal = 8"]
+    assert all(float(t.get("x")) > max(bar_ends) for t in labels)
+    ys = sorted(float(t.get("y")) for t in labels)
+    assert ys[1] - ys[0] >= LABEL_GAP
