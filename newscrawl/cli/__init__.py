@@ -198,7 +198,8 @@ def run_extract(args: argparse.Namespace) -> int:
 def add_eval(sub: Subparsers) -> None:
     p = sub.add_parser(
         "eval", help="measure extraction accuracy on datasets with ground truth",
-        description="Run extraction on dataset directories (pages/<id>.html + truth.jsonl), score every "
+        description="Run extraction on dataset directories (truth.jsonl + pages/<id>.html, or the file each "
+        "truth line names as 'page'), score every "
         "metric the truth supports, print Markdown tables.",
     )
     p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")

@@ -1,5 +1,6 @@
-"""Folders newscrawl ships beside its code: the site files and the demo portal (and the demo's
-labelled sample for ``newscrawl eval``).
+"""Folders newscrawl ships beside its code: the site files and the demo portal. (``data/eval/demo``, the
+demo's labelled sample for ``newscrawl eval``, is not shipped: it refers to the pages of a checkout's
+``data/demo``.)
 
 They live at the top of the repository (``settings/sites``, ``data/demo``, ...), where a user looks for
 them. ``setup.py`` copies them into the wheel under ``newscrawl/_shipped/<name>``, so a plain

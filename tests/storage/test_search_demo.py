@@ -66,3 +66,38 @@ def test_a_chinese_and_an_english_story_on_one_event_are_told_apart(demo_store):
     sink, _ = demo_store
     assert "/china/" in search(sink.db, "城际铁路", limit=1)[0].url
     assert "/en/" in search(sink.db, "intercity railway", limit=1)[0].url
+
+
+def documented_demo_searches() -> list[tuple[str, str]]:
+    """(query, comment) of docs/SCALE.md's searches of the demo's store (`--db output/demo.sqlite3`)."""
+    import shlex
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "SCALE.md").read_text(encoding="utf-8")
+    found = []
+    for line in text.splitlines():
+        if line.startswith("newscrawl search ") and "--db output/demo.sqlite3" in line:
+            command, _, comment = line.partition(" # ")
+            found.append((shlex.split(command)[2], comment.strip()))
+    return found
+
+
+def test_the_documented_searches_of_the_demo_find_what_their_comments_say(demo_store, capsys):
+    import json
+
+    from newscrawl.cli import main
+
+    sink, records = demo_store
+    searches = documented_demo_searches()
+    assert len(searches) >= 4
+    text = {r["url"]: f"{r['title']}\n{r['text']}".lower() for r in records}
+    for query, comment in searches:
+        assert main(["search", query, "--db", sink.path, "--format", "jsonl", "--limit", "100"]) == 0, query
+        hits = [json.loads(line)["url"] for line in capsys.readouterr().out.splitlines()]
+        assert hits, query
+        if "either word" in comment:  # "寒潮 OR 暴雪": articles with either, not only with both
+            a, b = query.split(" OR ")
+            assert {u for u in text if a in text[u] or b in text[u]} == set(hits)
+        if "without" in comment:  # '"intercity railway" -delay'
+            assert all("intercity railway" in text[u] and "delay" not in text[u] for u in hits)
+        if "battery" in comment:  # 'ba*'
+            assert any("battery" in text[u] for u in hits)
