@@ -20,15 +20,18 @@ from typing import Any
 
 from newscrawl import __version__
 from newscrawl.cli.explain import SUBCOMMANDS as EXPLAIN_SUBCOMMANDS
-from newscrawl.cli.options import add_setting_option, add_site_options, site_options
+from newscrawl.cli.options import (
+    BAD_INPUT,
+    FAILED,
+    OK,
+    Subparsers,
+    add_setting_option,
+    add_site_options,
+    site_options,
+)
 from newscrawl.cli.report import SUBCOMMANDS as REPORT_SUBCOMMANDS
 from newscrawl.cli.scale import SUBCOMMANDS as SCALE_SUBCOMMANDS
 from newscrawl.cli.warc import SUBCOMMANDS as WARC_SUBCOMMANDS
-
-Subparsers = Any  # argparse._SubParsersAction has no public name
-
-#: exit codes
-OK, FAILED, BAD_INPUT = 0, 1, 2
 
 
 def _extract_fn() -> Any:

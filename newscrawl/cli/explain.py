@@ -12,13 +12,8 @@ import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from newscrawl.cli.options import add_site_options, site_options
-
-Subparsers = Any
-
-OK, FAILED, BAD_INPUT = 0, 1, 2
+from newscrawl.cli.options import BAD_INPUT, OK, Subparsers, add_site_options, site_options
 
 
 def add_explain(sub: Subparsers) -> None:

@@ -1,5 +1,5 @@
-"""Options several ``newscrawl`` commands share: ``--site NAME`` applies a site file as a crawl of it does;
-``-s NAME=VALUE`` sets a Scrapy setting."""
+"""What the ``newscrawl`` command modules share: the exit codes, ``--site NAME`` (a site file applied as a
+crawl of it does) and ``-s NAME=VALUE`` (a Scrapy setting)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,12 @@ import argparse
 import os
 from pathlib import Path
 from typing import Any
+
+#: the subparsers of ``newscrawl``'s parser (argparse._SubParsersAction has no public name)
+Subparsers = Any
+
+#: exit codes: done; failed (or, for ``report``, a site's crawls fell); bad input or usage
+OK, FAILED, BAD_INPUT = 0, 1, 2
 
 
 def site_options(name: str | None, sites_dir: str | None = None) -> dict[str, Any]:

@@ -14,9 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-Subparsers = Any
+from newscrawl.cli.options import BAD_INPUT, FAILED, OK, Subparsers
 
-OK, DRIFT, BAD_INPUT = 0, 1, 2
+#: exit code when a site's latest crawl fell (as FAILED: for cron)
+DRIFT = FAILED
 #: crawls shown per site
 SHOWN = 10
 

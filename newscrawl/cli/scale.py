@@ -14,14 +14,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
-from newscrawl.cli.options import add_setting_option
+from newscrawl.cli.options import BAD_INPUT, FAILED, OK, Subparsers, add_setting_option
 from newscrawl.crawl import defaults
 
-Subparsers = Any
-
-OK, FAILED, BAD_INPUT = 0, 1, 2
 _BOLD, _RESET = "\x1b[1;31m", "\x1b[0m"
 
 

@@ -11,11 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from newscrawl.cli.options import add_setting_option
-
-Subparsers = Any
-
-OK, FAILED, BAD_INPUT = 0, 1, 2
+from newscrawl.cli.options import FAILED, OK, Subparsers, add_setting_option
 
 
 def add_reextract(sub: Subparsers) -> None:
