@@ -73,6 +73,10 @@ def runs(tmp_path_factory) -> dict[str, Any]:
 def test_demo_crawl_writes_one_record_per_article(runs):
     recs = runs["records"]
     assert len(recs) == DEMO_ARTICLES
+    # the labelled sample of the demo (data/eval/demo) has one truth per record, under the record's URL
+    truth = Path(__file__).resolve().parents[2] / "data" / "eval" / "demo" / "truth.jsonl"
+    urls = {json.loads(line)["url"] for line in truth.read_text(encoding="utf-8").splitlines()}
+    assert urls == {r["url"] for r in recs}
     assert len({r["url"] for r in recs}) == len({r["canonical_url"] for r in recs}) == DEMO_ARTICLES
 
 
