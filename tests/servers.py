@@ -1,4 +1,5 @@
-"""Private Redis and PostgreSQL servers for outage tests: own processes, own free ports, own temp folders.
+"""Private Redis and PostgreSQL servers for outage tests: own processes, own free ports, own temp folders;
+and the crawler process those tests run against them (``start_bench_crawl``).
 
 The shared servers on 6379 and 5432 serve every engineer's tests and are never stopped; a test that takes
 a server away (stop, hang with SIGSTOP, restart) starts one of these. Each class says why it cannot run
@@ -13,8 +14,12 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
+from typing import Any
+
+from newscrawl.bench.site import SITE_NAME, GeneratedSite, crawl_command, crawler_env
 
 #: seconds a server may take to start or stop
 START_TIMEOUT = 30
@@ -161,3 +166,45 @@ class PostgresCluster:
                 os.kill(pid, signal.SIGCONT)
             except ProcessLookupError:
                 pass
+
+
+class CrawlLog:
+    """A crawler's standard error, read while it runs (a full pipe would stall it)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.chunks: list[str] = []
+        assert proc.stderr is not None
+        stderr = proc.stderr
+        self.reader = threading.Thread(target=lambda: self.chunks.append(stderr.read()), daemon=True)
+        self.reader.start()
+
+    def text(self) -> str:
+        """All of it, once the crawler has ended."""
+        self.reader.join(timeout=60)
+        return "".join(self.chunks)
+
+
+def start_bench_crawl(
+    tmp_path: Path, site: GeneratedSite, settings: dict[str, Any]
+) -> tuple[subprocess.Popen[str], CrawlLog]:
+    """``scrapy crawl`` of the generated portal ``site`` in a process of its own, storing into
+    ``tmp_path/store.sqlite3``, two requests at a time, in batches of 10, with ``settings`` on top."""
+    site.write_site_file(tmp_path / "sites")
+    values = {
+        "NEWSCRAWL_SITES_DIR": tmp_path / "sites", "NEWSCRAWL_SQLITE_PATH": tmp_path / "store.sqlite3",
+        "NEWSCRAWL_SINK_BATCH_SIZE": 10, "CONCURRENT_REQUESTS": 2, "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
+        "LOG_LEVEL": "INFO", **settings,
+    }  # fmt: skip
+    proc = subprocess.Popen(
+        crawl_command(SITE_NAME, values), cwd=tmp_path, env=crawler_env(), stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    return proc, CrawlLog(proc)
+
+
+def wait_for_hits(site: GeneratedSite, count: int, proc: subprocess.Popen[str], timeout: float = 60) -> None:
+    """Wait until ``site`` has answered ``count`` requests; the crawl must still be running then."""
+    deadline = time.monotonic() + timeout
+    while sum(site.hits.values()) < count and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the crawl ended before the fault"

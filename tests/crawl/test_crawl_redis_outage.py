@@ -6,14 +6,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from servers import CrawlLog, start_bench_crawl, wait_for_hits
 
-from newscrawl.bench.site import SITE_NAME, crawler_env, serve
+from newscrawl.bench.site import serve
 
 pytest.importorskip("scrapy_redis")
 
@@ -22,41 +22,11 @@ ARTICLES = 120
 OUTAGE = float(os.environ.get("NEWSCRAWL_TEST_REDIS_OUTAGE", "10"))
 
 
-class Log:
-    """A crawler's standard error, read while it runs (a full pipe would stall it)."""
-
-    def __init__(self, proc: subprocess.Popen) -> None:
-        self.chunks: list[str] = []
-        self.reader = threading.Thread(target=lambda: self.chunks.append(proc.stderr.read()), daemon=True)
-        self.reader.start()
-
-    def text(self) -> str:
-        """All of it, once the crawler has ended."""
-        self.reader.join(timeout=60)
-        return "".join(self.chunks)
-
-
-def start_crawl(tmp_path: Path, site, url: str, **extra: object) -> tuple[subprocess.Popen, Log]:
-    site.write_site_file(tmp_path / "sites")
-    settings = {
-        "NEWSCRAWL_SITES_DIR": tmp_path / "sites", "NEWSCRAWL_SQLITE_PATH": tmp_path / "store.sqlite3",
+def start_crawl(tmp_path: Path, site, url: str, **extra: object) -> tuple[subprocess.Popen, CrawlLog]:
+    return start_bench_crawl(tmp_path, site, {
         "NEWSCRAWL_REDIS_URL": url, "NEWSCRAWL_REDIS_PREFIX": "outage", "NEWSCRAWL_REDIS_IDLE_CLOSE": 2,
-        "NEWSCRAWL_SINK_BATCH_SIZE": 10, "CONCURRENT_REQUESTS": 2, "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
-        "LOG_LEVEL": "INFO", **extra,
-    }
-    args = [sys.executable, "-m", "scrapy", "crawl", SITE_NAME]
-    for name, value in settings.items():
-        args += ["-s", f"{name}={value}"]
-    proc = subprocess.Popen(args, cwd=tmp_path, env=crawler_env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    return proc, Log(proc)
-
-
-def wait_for_hits(site, count: int, proc: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while sum(site.hits.values()) < count and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert proc.poll() is None, "the crawl ended before the outage"
+        **extra,
+    })  # fmt: skip
 
 
 def test_redis_stopped_mid_crawl_loses_no_page(tmp_path, private_redis):

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
+from servers import CrawlLog, start_bench_crawl, wait_for_hits
 
-from newscrawl.bench.site import SITE_NAME, crawler_env, serve
+from newscrawl.bench.site import serve
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -21,50 +20,14 @@ ARTICLES = 150
 OUTAGE = float(os.environ.get("NEWSCRAWL_TEST_POSTGRES_OUTAGE", "30"))
 
 
-class Log:
-    """A crawler's standard error, read while it runs (a full pipe would stall it)."""
-
-    def __init__(self, proc: subprocess.Popen) -> None:
-        self.chunks: list[str] = []
-        self.reader = threading.Thread(target=lambda: self.chunks.append(proc.stderr.read()), daemon=True)
-        self.reader.start()
-
-    def text(self) -> str:
-        """All of it, once the crawler has ended."""
-        self.reader.join(timeout=60)
-        return "".join(self.chunks)
+def start_crawl(tmp_path: Path, site, dsn: str, **extra: object) -> tuple[subprocess.Popen, CrawlLog]:
+    return start_bench_crawl(tmp_path, site, {
+        "NEWSCRAWL_POSTGRES_DSN": dsn, "NEWSCRAWL_POSTGRES_SPILL": tmp_path / "spill.jsonl",
+        "NEWSCRAWL_POSTGRES_RETRY_SECONDS": OUTAGE + 30, **extra,
+    })  # fmt: skip
 
 
-def start_crawl(tmp_path: Path, site, dsn: str, **extra: object) -> tuple[subprocess.Popen, Log]:
-    site.write_site_file(tmp_path / "sites")
-    settings = {
-        "NEWSCRAWL_SITES_DIR": tmp_path / "sites",
-        "NEWSCRAWL_SQLITE_PATH": tmp_path / "store.sqlite3",
-        "NEWSCRAWL_POSTGRES_DSN": dsn,
-        "NEWSCRAWL_POSTGRES_SPILL": tmp_path / "spill.jsonl",
-        "NEWSCRAWL_POSTGRES_RETRY_SECONDS": OUTAGE + 30,
-        "NEWSCRAWL_SINK_BATCH_SIZE": 10,
-        "CONCURRENT_REQUESTS": 2,
-        "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
-        "LOG_LEVEL": "INFO",
-        **extra,
-    }
-    args = [sys.executable, "-m", "scrapy", "crawl", SITE_NAME]
-    for name, value in settings.items():
-        args += ["-s", f"{name}={value}"]
-    proc = subprocess.Popen(args, cwd=tmp_path, env=crawler_env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    return proc, Log(proc)
-
-
-def wait_for_hits(site, count: int, proc: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while sum(site.hits.values()) < count and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert proc.poll() is None, "the crawl ended before the fault"
-
-
-def finish(proc: subprocess.Popen, log: Log, tmp_path: Path, dsn: str) -> str:
+def finish(proc: subprocess.Popen, log: CrawlLog, tmp_path: Path, dsn: str) -> str:
     proc.wait(timeout=OUTAGE + 120)
     text = log.text()
     assert proc.returncode == 0, text[-3000:]
