@@ -105,3 +105,6 @@ def test_report_screenshot_shows_the_charts(tmp_path):
     palette = {"grey": GREY, "blue": BLUE, "orange": ORANGE, "red": RED, "green": GREEN}
     for name, hex_colour in palette.items():
         assert colours[bytes.fromhex(hex_colour[1:])] > 0, f"no {name} ({hex_colour}) in the screenshot"
+    # the summary comes first: the content node's row of the candidates table (green) is on the first screen
+    first_screen = {row[x : x + 3] for row in rows[:1000] for x in range(0, len(row), 3)}
+    assert bytes.fromhex("e6f4ea") in first_screen, "no chosen candidate in the first 1000 px"
