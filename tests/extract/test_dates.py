@@ -91,3 +91,24 @@ def test_before_compares_dates_by_day_and_naive_times_in_the_cutoffs_zone():
     assert before(parse_stamp("2024-09-02"), cutoff)
     assert before(parse_stamp("2024-09-03T11:00:00"), cutoff)
     assert not before(parse_stamp("2024-09-03T13:00:00+00:00"), cutoff)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("20 septembrie 2020 16:20", "2020-09-20T16:20:00"),
+        ("5 марта 2020 г.", "2020-03-05T00:00:00"),
+        ("3 października 2019", "2019-10-03T00:00:00"),
+        ("12 Mart 2021", "2021-03-12T00:00:00"),
+        ("29. listopadu 2022", "2022-11-29T00:00:00"),
+        ("17 вересня 2021", "2021-09-17T00:00:00"),
+        ("den 4 augusti 2020", "2020-08-04T00:00:00"),
+    ],
+)
+def test_month_names_of_more_languages(text, expected):
+    assert [h.when.isoformat() for h in find_dates(text)] == [expected]
+
+
+def test_last_edited_is_not_a_publish_label():
+    hits = find_dates("page revision: 8, last edited: 17 Jun 2018 15:15")
+    assert [h.label for h in hits] == [-1]

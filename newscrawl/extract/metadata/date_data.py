@@ -94,22 +94,29 @@ JSON_LD_ARTICLE_TYPES: frozenset[str] = frozenset(
     Report WebPage ItemPage VideoObject Blog Posting DiscussionForumPosting""".split()
 )
 
-#: month names and abbreviations (en, de, fr, es, it, pt, nl), lower-case, without a trailing dot
+#: month names and abbreviations, lower-case, without a trailing dot: en, de, fr, es, it, pt, nl; the
+#: Nordic languages (sv, da, nb); ro, pl, cs, tr; ru and uk in the genitive a date uses ("5 марта 2020")
 MONTHS: dict[str, int] = {}
 for _number, _names in enumerate(
     (
-        "january jan januar janvier enero gennaio janeiro januari jänner jän",
-        "february feb februar février fevrier febrero febbraio fevereiro februari feber",
-        "march mar märz maerz mars marzo março maart mrz",
-        "april apr avril abril aprile",
-        "may mai mayo maggio maio mei",
-        "june jun juni juin junio giugno junho",
-        "july jul juli juillet julio luglio julho",
-        "august aug août aout agosto augustus",
-        "september sep sept septembre septiembre setiembre settembre setembro",
-        "october oct oktober octobre octubre ottobre outubro okt",
-        "november nov novembre noviembre novembro",
-        "december dec dezember décembre decembre diciembre dicembre dezembro dez",
+        "january jan januar janvier enero gennaio janeiro januari jänner jän "
+        "ianuarie stycznia ledna ocak января січня",
+        "february feb februar février fevrier febrero febbraio fevereiro februari feber "
+        "februarie lutego února şubat subat февраля лютого",
+        "march mar märz maerz mars marzo março maart mrz marts martie marca března mart марта березня",
+        "april apr avril abril aprile aprilie kwietnia dubna nisan апреля квітня",
+        "may mai mayo maggio maio mei maj maja května mayıs mayis мая травня",
+        "june jun juni juin junio giugno junho iunie czerwca června haziran июня червня",
+        "july jul juli juillet julio luglio julho iulie lipca července temmuz июля липня",
+        "august aug août aout agosto augustus augusti sierpnia srpna ağustos agustos августа серпня",
+        "september sep sept septembre septiembre setiembre settembre setembro septembrie września "
+        "září eylül eylul сентября вересня",
+        "october oct oktober octobre octubre ottobre outubro okt octombrie października října ekim "
+        "октября жовтня",
+        "november nov novembre noviembre novembro noiembrie listopada listopadu kasım kasim ноября "
+        "листопада",
+        "december dec dezember décembre decembre diciembre dicembre dezembro dez decembrie grudnia "
+        "prosince aralık aralik декабря грудня",
     ),
     start=1,
 ):
@@ -128,6 +135,7 @@ PUBLISH_LABELS: tuple[str, ...] = (
 OTHER_LABELS: tuple[str, ...] = (
     "更新时间", "最后更新", "修改时间", "最后修改", "updated on", "updated", "last modified", "modified",
     "aktualisiert am", "aktualisiert", "zuletzt aktualisiert", "mis à jour", "actualizado", "copyright", "©",
+    "last edited", "edited", "geändert am", "zuletzt geändert", "modifié le",
 )
 
 #: time-zone abbreviations with an unambiguous offset in minutes (CST is left out: China or US Central)
