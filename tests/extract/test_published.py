@@ -128,6 +128,78 @@ def test_time_element_marked_updated_is_skipped():
     assert published(html)[0] == "2019-10-30"
 
 
+def test_time_element_in_an_embedded_post_is_skipped():
+    quote = (
+        '<blockquote class="instagram-media"><p>A post shared by someone '
+        '<time datetime="2018-03-12T19:30:12+00:00">Mar 12, 2018</time></p></blockquote>'
+    )
+    body = BODY.replace("</p>", f"</p>{quote}", 1)
+    html = page(top="Dienstag, 29. Januar 2019").replace(BODY + BODY, body + BODY)
+    assert published(html) == ("2019-01-29", "text-near-title")
+
+
+def test_time_element_showing_another_day_than_its_attribute_gives_the_shown_day():
+    html = page(top='<time datetime="2019-07-03T10:18:46Z">Publié le 29 juin 2019</time>')
+    assert published(html) == ("2019-06-29", "time-element")
+
+
+def test_time_element_text_a_day_off_its_attribute_keeps_the_attribute():
+    # 23:30 UTC on the 28th is the 29th in the reader's zone: the two only differ by the zone
+    html = page(top='<time datetime="2019-06-28T23:30:00+00:00">29. Juni 2019</time>')
+    assert published(html, timezone=None)[0] == "2019-06-28T23:30:00+00:00"
+
+
+def test_structured_values_disagreeing_on_the_day_are_settled_by_the_day_shown():
+    head = (
+        '<meta property="article:published_time" content="1651626439">'  # 2022-05-04T01:07:19Z
+        '<script type="application/ld+json">'
+        '{"@type":"NewsArticle","datePublished":"2022-05-04T03:38:19.000Z"}</script>'
+    )
+    html = page(head, top="04 de mayo de 2022")
+    got = published(html, timezone="America/Argentina/Buenos_Aires")
+    assert got == ("2022-05-04T00:38:19-03:00", "json-ld:datePublished")
+
+
+def test_the_metas_own_value_stays_without_a_shown_day():
+    head = (
+        '<meta property="article:published_time" content="1651626439">'
+        '<script type="application/ld+json">'
+        '{"@type":"NewsArticle","datePublished":"2022-05-04T03:38:19.000Z"}</script>'
+    )
+    got = published(page(head), timezone="America/Argentina/Buenos_Aires")
+    assert got == ("2022-05-03T22:07:19-03:00", "meta:article:published_time")
+
+
+def test_a_date_alone_meta_gives_way_to_json_ld_time_on_the_day_shown():
+    head = (
+        '<meta name="datepublished" content="2019-10-18">'
+        '<script type="application/ld+json">'
+        '{"@type":"NewsArticle","datePublished":"2019-10-19T03:00:00.000Z"}</script>'
+    )
+    html = page(head, top="Bettina Kugler 19.10.2019, 05:00 Uhr")
+    assert published(html, timezone="Europe/Zurich") == ("2019-10-19T05:00:00+02:00", "json-ld:datePublished")
+
+
+def test_a_date_alone_does_not_win_by_the_day_shown():
+    # the day shown is the last edit's, and a bare datepublished repeats it: the precise first value stays
+    head = (
+        '<meta property="article:published_time" content="2017-04-12T18:33:59+02:00">'
+        '<meta name="datepublished" content="2020-02-19">'
+    )
+    html = page(head, top="Le 19 février 2020")
+    got = published(html, timezone="Europe/Paris")
+    assert got == ("2017-04-12T18:33:59+02:00", "meta:article:published_time")
+
+
+def test_the_same_instant_with_two_offsets_is_no_disagreement():
+    head = (
+        '<meta property="article:published_time" content="2023-11-09T06:35:29+00:00">'
+        '<meta name="sailthru.date" content="2023-11-08T22:35:29-08:00">'
+    )
+    html = page(head, top="Posted: Nov 8, 2023 / 10:35 PM PST")
+    assert published(html, timezone=None)[0] == "2023-11-08T22:35:29-08:00"
+
+
 # --- seed 003: text near the title and the main text ---------------------------------------------------
 
 

@@ -3,7 +3,9 @@
 1. ``meta:<key>``: the page's meta tags (``date_data.PUBLISHED_META_KEYS``, strongest first).
 2. ``json-ld:datePublished`` (then ``dateCreated``, ``uploadDate``), article-typed objects first.
 3. ``time-element``: ``itemprop=datePublished``, then the first ``<time datetime>`` between the heading and
-   the end of the main text (one elsewhere dates a comment or a teaser; "updated" ones are skipped).
+   the end of the main text (one elsewhere dates a comment or a teaser; "updated" ones and those of an
+   embedded post, inside a ``<blockquote>``, are skipped). A ``<time>`` whose text shows a day more than
+   one day from its ``datetime`` gives the day shown.
 4. ``text-near-title`` / ``text-near-body-start`` / ``text-near-body-end``: seed 003's report-time rule.
    The seed looks for ``\\w{4}[-./,年]\\w{1,2}[-./,月]\\w{1,2}日?`` in blocks i-2..i+2 and j-2..j+2 around
    the first (i) and last (j) main-text blocks. Here the "blocks" are the text just after the heading above
@@ -24,11 +26,13 @@
 
 A site's XPath override (``xpath``), when given, is read before the chain.
 
-Two corrections follow. An offset on the page beats a value without one (``_prefer_offset``: JSON-LD's
+Three corrections follow. An offset on the page beats a value without one (``_prefer_offset``: JSON-LD's
 ``2024-09-03T04:03:19Z`` beats a meta's ``2024-09-03T04:03:19``), and a UTC time gives way to the same
-instant written with the site's own offset. Then a date in the URL overrules a different day found by a
-rule weaker than the structured metadata, or a UTC time one day off; days are compared in the page's
-zone, and a time whose day agrees is kept (``_check_url``).
+instant written with the site's own offset. A value from the metadata that another precise structured
+publish value contradicts on the day gives way to that one when the page shows its day, and not the
+first one's, under the heading or at the start of the text (``_settle``). Then a date in the URL
+overrules a different day found by a rule weaker than the structured metadata, or a UTC time one day
+off; days are compared in the page's zone, and a time whose day agrees is kept (``_check_url``).
 
 Output (``render``): ISO 8601 at the precision the page gives. A date alone stays a date (``2024-09-03``);
 an offset on the page is kept (a UTC one is written in the page's zone when known); a time without one
@@ -46,7 +50,7 @@ import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
@@ -92,6 +96,14 @@ DATELINE_CHARS = 40
 PAGE_TEXT_CHARS = 30_000
 #: characters of raw source searched for script-embedded publish times
 SCRIPT_CHARS = 1_000_000
+#: elements that quote another page's post: a ``<time>`` inside dates the quoted post (an Instagram or X
+#: embed in the article's text dated one htmldate page 10 months early)
+EMBED_TAGS = ("blockquote",)
+#: longest text of a ``<time>`` read for the date it shows
+SHOWN_DATE_CHARS = 80
+#: whether structured publish values that disagree on the day are settled by the day the page shows
+#: (:func:`_settle`; a switch for the leave-one-dataset-out check)
+SETTLE_BY_SHOWN_DAY = True
 
 _URL_DATE = re.compile(
     r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_.]?)(?P<m>[01]\d)(?P=sep)(?P<d>[0-3]\d)(?!\d)"
@@ -272,6 +284,10 @@ def find_published(
         if stamp is None:
             continue
         stamp = _prefer_offset(page, stamp, parse, zone)
+        if SETTLE_BY_SHOWN_DAY and source.startswith(("meta:", "json-ld:")):
+            settled, source = _settle(page, body, stamp, source, ctx)
+            if settled is not stamp:
+                stamp = _prefer_offset(page, settled, parse, zone)
         if url_day is not None:
             stamp, source = _check_url(stamp, source, url_day, zone)
         value, offset_from = render(stamp, zone)
@@ -338,6 +354,87 @@ def _prefer_offset(page: Page, stamp: Stamp, parse: _Parser, zone: Zone) -> Stam
         elif abs((local.date() - when.date()).days) <= 1:
             return other
     return stamp
+
+
+def _settle(page: Page, body: BodyResult, stamp: Stamp, source: str, ctx: TimeContext) -> tuple[Stamp, str]:
+    """A publish value from the page's metadata checked against the dates the page shows.
+
+    When the structured publish values disagree on the day (in the page's zone; the same instant
+    written with two offsets agrees) and the page shows, under its heading or at the start of its text,
+    the day of another precise one but not this one's, that one wins: an epoch meta a day before
+    JSON-LD's time (pagina12), a ``datepublished`` date a day before JSON-LD's time (tagblatt).
+    A date alone does not win this way: it is often the last edit's day (Madame Figaro shows its edit
+    day near the title and gives it as ``datepublished``).
+    """
+    zone = ctx.zone
+    values = _structured_values(page, ctx.parse)
+    others = [(s, src) for s, src in values if s.has_time and not _agrees(s, stamp, zone)]
+    if not others:
+        return stamp, source
+    shown = _shown_days(page, body, ctx)
+    if shown and _day(stamp, zone) not in shown:
+        for other, src in others:
+            if _day(other, zone) in shown:
+                return other, src
+    return stamp, source
+
+
+def _day(stamp: Stamp, zone: Zone) -> date:
+    """The day of ``stamp`` in the page's zone (as written when the zone is unknown)."""
+    when = stamp.when
+    if when.tzinfo is not None and zone.tz is not None:
+        when = when.astimezone(zone.tz)
+    return when.date()
+
+
+def _agrees(a: Stamp, b: Stamp, zone: Zone) -> bool:
+    """The same day in the page's zone, or the same instant (both with an offset, within a minute)."""
+    if a.has_time and b.has_time and a.when.tzinfo is not None and b.when.tzinfo is not None:
+        if abs((a.when - b.when).total_seconds()) <= 60:
+            return True
+    return _day(a, zone) == _day(b, zone)
+
+
+def _structured_values(page: Page, parse: _Parser) -> list[tuple[Stamp, str]]:
+    """The page's structured publish values: publish metas, article JSON-LD, ``itemprop`` times."""
+    out: list[tuple[Stamp, str]] = []
+    meta = page.meta.meta
+    for key in PUBLISHED_META_KEYS:
+        value = meta.get(key)
+        stamp = parse(value) if value else None
+        if stamp is not None:
+            out.append((stamp, f"meta:{key}"))
+    for obj in page.meta.json_ld:
+        value = obj.get("datePublished")
+        if isinstance(value, str) and value and _is_article(obj):
+            stamp = parse(value)
+            if stamp is not None:
+                out.append((stamp, "json-ld:datePublished"))
+    for value, where in page.meta.times:
+        if where == "itemprop":
+            stamp = parse(value)
+            if stamp is not None:
+                out.append((stamp, "time-element"))
+    return out
+
+
+def _shown_days(page: Page, body: BodyResult, ctx: TimeContext) -> set[date]:
+    """The days of the dates the page shows under its heading and at the start of its main text."""
+    start = body.first if body.first is not None else body.node
+    if start is not None and start not in page.stats.index:
+        start = None
+    heading = _heading(page, start)
+    texts = []
+    if heading is not None:
+        texts.append(_text_after(heading, NEAR_START_CHARS, include_self=False, prose=PROSE_CHARS))
+    if start is not None:
+        texts.append(_text_before(start, NEAR_START_CHARS, prose=PROSE_CHARS))
+    days: set[date] = set()
+    for text in texts:
+        for hit in find_dates(text, reference=ctx.reference, month_first=ctx.parse.month_first):
+            if hit.label >= 0:
+                days.add(hit.when.date())
+    return days
 
 
 def _offset_values(page: Page, parse: _Parser, everywhere: bool) -> Iterator[Stamp]:
@@ -448,11 +545,26 @@ def _from_times(
         i = index.get(el, -1)
         if not lo <= i < hi or _MODIFIED_CLASS.search(el.get("class", "")):
             continue
+        if EMBED_TAGS and any(True for _ in el.iterancestors(*EMBED_TAGS)):  # a quoted post dates itself
+            continue
         value = el.get("datetime") or el.get("pubdate") or ""
         stamp = parse(value) if value else None
         if stamp is not None:
-            return stamp, "time-element"
+            return _shown_day(el, stamp, parse.month_first), "time-element"
     return None, "time-element"
+
+
+def _shown_day(el: Element, stamp: Stamp, month_first: bool) -> Stamp:
+    """The date a ``<time>`` shows when it names a day more than a day away from its ``datetime``
+    (``<time datetime="2019-07-03T10:18:46Z">Publié le 29 juin 2019</time>``: the attribute holds the last
+    edit; within a day the two may differ only by the zone), else ``stamp``."""
+    text = "".join(el.itertext())
+    if len(text) > SHOWN_DATE_CHARS or not _ANY_YEAR.search(text):
+        return stamp
+    hits = find_dates(text, month_first=month_first, relative=False, limit=1)
+    if hits and abs((hits[0].when.date() - stamp.when.date()).days) > 1:
+        return stamp_of(hits[0])
+    return stamp
 
 
 def _from_modified_times(page: Page, parse: _Parser) -> tuple[Stamp | None, str]:
@@ -467,6 +579,7 @@ def _from_modified_times(page: Page, parse: _Parser) -> tuple[Stamp | None, str]
 
 
 _MODIFIED_CLASS = re.compile(r"updated|modified", re.IGNORECASE)
+_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _article_span(page: Page, heading: Element | None, start: Element | None) -> tuple[int, int]:
