@@ -35,7 +35,8 @@ _ISO_OFFSET_RE = re.compile(
     rb"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:[.,]\d+)?\s?(Z|[+-]\d{2}:?\d{2})(?![\d:])"
 )
 _MAIL_OFFSET_RE = re.compile(
-    rb"\b\d{1,2}:\d{2}(?::\d{2})?\s(GMT|UTC|[+-]\d{4}|[ECMP][SD]T|BST|CES?T|EES?T|WES?T|IST|JST|KST|HKT)\b"
+    rb"\b\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"  # fractional seconds too: 10:07:01.000000 CEST
+    rb"\s(GMT|UTC|[+-]\d{4}|[ECMP][SD]T|BST|CES?T|EES?T|WES?T|IST|JST|KST|HKT)\b"
 )
 #: zone abbreviations written after a time, and their offsets (IST: India)
 ABBREVIATIONS = {
