@@ -55,8 +55,11 @@ _QUERY_CHUNK = 500
 LOCK_TIMEOUT = 30.0
 
 
-def connect(path: str, timeout: float = LOCK_TIMEOUT) -> sqlite3.Connection:
+def connect(path: str, timeout: float = LOCK_TIMEOUT, *, any_thread: bool = False) -> sqlite3.Connection:
     """Open (creating its folder) an SQLite file in WAL mode, as every newscrawl store does.
+
+    ``any_thread``: the connection may be used by another thread than this one (one thread at a time:
+    the crawl's sink is opened on the reactor thread and written by a writer thread).
 
     Switching a file to WAL needs it to itself, and SQLite answers "database is locked" at once, without
     waiting, while another connection writes to a file not yet in WAL mode (two crawler processes
@@ -64,7 +67,7 @@ def connect(path: str, timeout: float = LOCK_TIMEOUT) -> sqlite3.Connection:
     """
     if path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(path, timeout=timeout)
+    db = sqlite3.connect(path, timeout=timeout, check_same_thread=not any_thread)
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -80,7 +83,8 @@ def connect(path: str, timeout: float = LOCK_TIMEOUT) -> sqlite3.Connection:
 class SqliteSink:
     """Upserts records into table ``articles`` of the SQLite file at ``path`` (created with its folder).
 
-    ``search=True`` keeps the full-text index of :mod:`newscrawl.storage.search` in the same file.
+    ``search=True`` keeps the full-text index of :mod:`newscrawl.storage.search` in the same file. The
+    sink may be used from any thread, one at a time.
     """
 
     def __init__(self, path: str | Path, search: bool = True) -> None:
@@ -98,7 +102,7 @@ class SqliteSink:
     def open(self) -> None:
         if self._db is not None:
             return
-        self._db = connect(self.path)
+        self._db = connect(self.path, any_thread=True)
         self._db.executescript(_SCHEMA)
         # a database made before a record field existed gets the field's column
         have = {row[1] for row in self._db.execute(f"PRAGMA table_info({TABLE})")}
