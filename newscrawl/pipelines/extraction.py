@@ -16,7 +16,9 @@ computes the text's SimHash (item field ``fingerprint``, used by the duplicate p
 crashes on a page, or is still busy ``NEWSCRAWL_EXTRACT_KILL_AFTER`` seconds later (killed), costs that
 page only: it is dropped as ``extract_error`` and counted (``newscrawl/extract/worker_crashed``,
 ``.../worker_killed``; ``.../worker_start`` when a replacement does not start). Items whose URL
-pattern says "article" skip the page-kind classifier.
+pattern says "article" skip the page-kind classifier. With workers, the spider is given
+:meth:`ExtractionPipeline.extract_later` (``NewsSpider.extract_with``), so the pages it extracts itself (a
+URL no pattern knows, later pages of split articles) are extracted by the same workers, off the reactor.
 """
 
 from __future__ import annotations
@@ -85,34 +87,45 @@ class ExtractionPipeline:
         self.kill_after = kill_after
         self.fingerprint = fingerprint
         self.pool: WorkerPool | None = None
+        self.crawler: Crawler | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
         settings = with_defaults(crawler.settings)
         if not settings.getbool("NEWSCRAWL_EXTRACT_ENABLED"):
             raise NotConfigured("NEWSCRAWL_EXTRACT_ENABLED is off")
-        return cls(
+        pipeline = cls(
             ExtractorOptions.from_settings(settings),
             crawler.stats,
             workers=extract_workers(settings),
             kill_after=kill_after(settings),
             fingerprint=settings.getbool("NEWSCRAWL_DEDUP"),
         )
+        pipeline.crawler = crawler
+        return pipeline
 
     def open_spider(self) -> None:
-        """Start the workers (they warm up in parallel), or warm dateparser here when extracting inline."""
+        """Start the workers (they warm up in parallel) and offer them to the spider, or warm dateparser
+        here when extracting inline."""
         if self.workers:
             self.pool = WorkerPool(
                 run_page_job, self.workers, kill_after=self.kill_after, warm=warm_extraction
             )
             self.pool.start()
             logger.info("extracting in %d worker process(es)", self.workers)
+            self._offer(self.extract_later)
         else:
             warm_extraction()
+
+    def _offer(self, offload: Any) -> None:
+        spider = getattr(self.crawler, "spider", None)
+        if spider is not None and hasattr(spider, "extract_with"):
+            spider.extract_with(offload)
 
     def close_spider(self) -> None:
         if self.pool is None:
             return
+        self._offer(None)
         self.pool.close()
         if self.stats is not None:
             self.stats.set_value("newscrawl/workers/started", self.pool.started)
@@ -157,15 +170,24 @@ class ExtractionPipeline:
         task = self.task(item, body)
         if self.pool is None:
             return self._done(item, page_job(task))
+        return self._submit(task).addCallback(lambda result: self._done(item, result))
+
+    def extract_later(self, item: Any, body: bytes) -> Deferred[PageResult]:
+        """The extraction of the page of ``item`` (the spider's item for it) by a worker: a Deferred that
+        fires on the reactor thread with the :class:`PageResult` (a lost worker gives an extraction
+        whose ``error`` says so)."""
+        return self._submit(self.task(item, body))
+
+    def _submit(self, task: PageTask) -> Deferred[PageResult]:
         from twisted.internet import reactor
 
+        assert self.pool is not None
         done: Deferred[Any] = Deferred()
         future = self.pool.submit(task)
         future.add_done_callback(
             lambda f: reactor.callFromThread(done.callback, f)  # type: ignore[attr-defined]
         )
-        done.addCallback(lambda f: self._done(item, self._outcome(item["url"], f)))
-        return done
+        return done.addCallback(lambda f: self._outcome(task.url, f))
 
     def _outcome(self, url: str, future: Any) -> PageResult:
         """The worker's result, or a failed extraction saying what happened to the worker."""

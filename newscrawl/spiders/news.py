@@ -5,8 +5,11 @@ How a response is handled:
 * JSON (a roll feed) and XML (sitemap, news sitemap, RSS, Atom) give entries to follow;
 * an HTML page whose URL matches an article pattern becomes an item (stage 1 extracts it);
 * a page matching a list pattern, or a start page, is followed: its links matching the patterns;
-* any other page is extracted here once and its ``page_kind`` decides: a list has its entries followed,
-  an article becomes an item carrying that extraction (so the pipeline does not extract it again).
+* any other page is extracted once and its ``page_kind`` decides: a list has its entries followed, an
+  article becomes an item carrying that extraction (so the pipeline does not extract it again). With
+  extraction workers (``NEWSCRAWL_EXTRACT_WORKERS`` > 0) the extraction pipeline lends them to the spider
+  (:meth:`NewsSpider.extract_with`): such pages, and later pages of split articles, are extracted by a
+  worker while the reactor goes on (the callback is then a coroutine); without, here.
 
 Arguments: ``-a start_urls=URL,URL`` (crawl these instead of the site's start points),
 ``-a max_pages=N`` (request at most N pages), ``-a since=YYYY-MM-DD`` (skip entries and drop articles
@@ -19,11 +22,11 @@ from __future__ import annotations
 import logging
 import re
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import unquote, urldefrag, urlsplit
 from zoneinfo import ZoneInfo
 
 import scrapy
@@ -32,9 +35,12 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
 
 from newscrawl.crawl.config import ConfigError, ExtractorOptions, limits_from_settings, with_defaults
 from newscrawl.crawl.sites import Site
+from newscrawl.crawl.workers import PageResult
 from newscrawl.extract import Extraction, Limits, extract
 from newscrawl.extract.limits import LimitExceeded, check_attributes
 from newscrawl.extract.metadata.dates import before, parse_stamp
@@ -64,6 +70,8 @@ logger = logging.getLogger(__name__)
 SITEMAP_RELEASE_BACKLOG = 1_000
 #: meta key of a child sitemap's request
 CHILD_SITEMAP_META = "newscrawl_child_sitemap"
+#: extraction somewhere else: (the page's item, its body) -> a Deferred firing with the page's result
+Offload = Callable[[NewsItem, bytes], "Deferred[PageResult]"]
 _CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
 
 
@@ -81,6 +89,31 @@ def header_charset(response: Response) -> str | None:
         return None
     m = _CHARSET.search(value.decode("latin-1"))
     return m.group(1) if m else None
+
+
+def may_link_to(body: bytes, url: str) -> bool:
+    """A cheap test on the raw page: False when ``body`` cannot hold a link to ``url``, as no link to it
+    can be written without its file name or its query, percent-encoded or not.
+
+    Parsing a page for its links costs more than the rest of the spider's work on it, and every page
+    whose URL is shaped like page 2+ of a split article (``..._2.html``) is checked for a link back to
+    its first page.
+
+    >>> may_link_to(b'<a href="doc-ix.shtml">1</a>', "https://n.cn/a/doc-ix.shtml")
+    True
+    >>> may_link_to(b'<a href="doc-iy.shtml">1</a>', "https://n.cn/a/doc-ix.shtml")
+    False
+    >>> may_link_to(b'<a href="?id=7&amp;x=1">1</a>', "https://n.cn/show?id=7&x=1")
+    True
+    """
+    parts = urlsplit(url)
+    name = parts.path.rsplit("/", 1)[-1]
+    if not name:
+        return True  # a folder's URL (``/a/``) may be written many ways: parse
+    needles = {name, unquote(name)}
+    if parts.query:  # a link may be the query alone (``?id=7``)
+        needles |= {parts.query, parts.query.replace("&", "&amp;"), unquote(parts.query)}
+    return any(needle.encode("utf-8", "surrogateescape") in body for needle in needles)
 
 
 @dataclass(slots=True)
@@ -148,6 +181,8 @@ class NewsSpider(scrapy.Spider):
         self._sitemap_in_flight = False
         # domains are left to the offsite middleware (LinkExtractor.allow_domains ignores hosts with a port)
         self._links = LinkExtractor(unique=True)
+        #: extraction in worker processes, set by the extraction pipeline when it has workers
+        self._offload: Offload | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
@@ -354,9 +389,34 @@ class NewsSpider(scrapy.Spider):
 
     # -- responses ------------------------------------------------------------------------------------
 
-    def parse(self, response: Response, kind: str = "auto", **kwargs: Any) -> Iterator[Any]:
+    def parse(self, response: Response, kind: str = "auto", **kwargs: Any) -> Any:
+        """The requests and items of a response: an iterator, or -- for a page the classifier must judge
+        while extraction runs in worker processes -- a coroutine giving a list once a worker has
+        extracted the page (the reactor goes on meanwhile)."""
+        route = self._route(response, kind)
+        if route == "classify" and self._offload is not None and not looks_binary(response.body):
+            return self._classify_in_worker(response)
+        return self._handle(response, route)
+
+    def _route(self, response: Response, kind: str) -> str:
+        """How a response is handled: roll, feed, not_text, article, list, or classify (the URL says
+        nothing: the page-kind classifier decides)."""
         body = response.body
         if kind == "roll" or (kind in ("auto", "feed") and looks_like_json(body)):
+            return "roll"
+        if kind == "feed" or (kind == "auto" and looks_like_xml(body)):
+            return "feed"
+        if not isinstance(response, TextResponse):
+            return "not_text"
+        if kind == "article" or (kind == "auto" and self.site.is_article(response.url)):
+            return "article"
+        if kind == "list" or self.site.is_list(response.url):
+            return "list"
+        return "classify"
+
+    def _handle(self, response: Response, route: str) -> Iterator[Any]:
+        body = response.body
+        if route == "roll":
             roll = self.site.roll_feed
             entries = parse_roll_feed(
                 body, items=roll.items, url=roll.url, title=roll.title, published_at=roll.published_at
@@ -364,7 +424,7 @@ class NewsSpider(scrapy.Spider):
             self._inc("newscrawl/pages/feed")
             yield from self._follow_entries(response, entries, "roll feed")
             return
-        if kind == "feed" or (kind == "auto" and looks_like_xml(body)):
+        if route == "feed":
             self._inc("newscrawl/pages/feed")
             if response.meta.get(CHILD_SITEMAP_META):
                 self._sitemap_in_flight = False
@@ -372,24 +432,34 @@ class NewsSpider(scrapy.Spider):
             yield from self._follow_entries(response, iter_xml_feed(body), "feed or sitemap")
             return
         yield from self.release_sitemaps()
-        if not isinstance(response, TextResponse):
+        if route == "not_text":
             self._inc("newscrawl/pages/not_text")
             return
-
-        url = response.url
-        if kind == "article" or (kind == "auto" and self.site.is_article(url)):
+        if route == "article":
             self._inc("newscrawl/pages/article")
             yield from self._article(response, url_kind="article")
             if self.site.follow_from_articles:
                 yield from self._follow_links(response)
             return
-        if kind == "list" or self.site.is_list(url):
+        if route == "list":
             self._inc("newscrawl/pages/list")
             yield from self._follow_links(response, list_page=True)
             return
+        yield from self._classified(response, self._extract(response))
 
-        # the URL says nothing: the page-kind classifier decides
-        extraction = self._extract(response)
+    async def _classify_in_worker(self, response: Response) -> list[Any]:
+        out = list(self.release_sitemaps())
+        extraction, fingerprint = await self._extract_in_worker(response)
+        out.extend(self._classified(response, extraction, fingerprint))
+        return out
+
+    def _classified(
+        self,
+        response: Response,
+        extraction: Extraction | None,
+        fingerprint: tuple[str, int] | None = None,
+    ) -> Iterator[Any]:
+        """A page the classifier judged: a list has its entries followed, anything else is an article."""
         if extraction is not None and extraction.page_kind == "list":
             self._inc("newscrawl/pages/list")
             self._inc("newscrawl/pages/classified_list")
@@ -399,7 +469,7 @@ class NewsSpider(scrapy.Spider):
         else:
             self._inc("newscrawl/pages/article")
             self._inc("newscrawl/pages/classified_article")
-            yield from self._article(response, extraction)
+            yield from self._article(response, extraction, fingerprint=fingerprint)
         yield from self._follow_links(response)
 
     # -- articles split over several pages ------------------------------------------------------------
@@ -414,12 +484,16 @@ class NewsSpider(scrapy.Spider):
             return []
 
     def _article(
-        self, response: Response, extraction: Extraction | None = None, url_kind: str | None = None
+        self,
+        response: Response,
+        extraction: Extraction | None = None,
+        url_kind: str | None = None,
+        fingerprint: tuple[str, int] | None = None,
     ) -> Iterator[Any]:
         """The item of an article page; for the first page of a split article, the request for its next
         page (the item waits until every page is in); for a later page, the request for the first."""
         first = first_page(response.url)
-        if first is not None and first in self._page_links(response):
+        if first is not None and may_link_to(response.body, first) and first in self._page_links(response):
             # page 2+ of a split article (it links back to page 1): never a record of its own
             self._inc("newscrawl/multipage/later_page_seen")
             request = self._request(first, "article")
@@ -427,6 +501,8 @@ class NewsSpider(scrapy.Spider):
                 yield request
             return
         item = self._item(response, extraction, url_kind=url_kind)
+        if fingerprint is not None:
+            item["fingerprint"] = fingerprint
         # parsing the page for its links costs more than the rest of this callback: only when its bytes
         # hold a link shaped like one of its later pages
         more = []
@@ -459,18 +535,28 @@ class NewsSpider(scrapy.Spider):
             priority=10,  # finish the article before its item's memory is held long
         )
 
-    def parse_later_page(self, response: Response, first: str) -> Iterator[Any]:
-        """Page 2, 3, ... of a split article: its text joins the first page's item."""
+    def parse_later_page(self, response: Response, first: str) -> Any:
+        """Page 2, 3, ... of a split article: its text joins the first page's item (extracted by a worker
+        when there are workers: the callback is then a coroutine)."""
         state = self._split.get(first)
         if state is None:
             # the first page's state is gone (a resumed JOBDIR, another process): start the article again
             self._inc("newscrawl/multipage/restarted")
-            yield scrapy.Request(
+            request = scrapy.Request(
                 first, callback=self.parse, cb_kwargs={"kind": "article"},
                 meta=self._meta(first, "article"), dont_filter=True,
             )  # fmt: skip
-            return
-        extraction = self._extract(response)
+            return [request]
+        if self._offload is not None and not looks_binary(response.body):
+            return self._later_page_in_worker(response, first)
+        return [self._later_page(response, first, self._extract(response))]
+
+    async def _later_page_in_worker(self, response: Response, first: str) -> list[Any]:
+        extraction, _ = await self._extract_in_worker(response)
+        return [self._later_page(response, first, extraction)]
+
+    def _later_page(self, response: Response, first: str, extraction: Extraction | None) -> Any:
+        state = self._split[first]
         if extraction is not None and not extraction.error and extraction.text:
             state.texts.append(extraction.text)
         else:
@@ -480,7 +566,7 @@ class NewsSpider(scrapy.Spider):
                 state.seen.add(url)
                 state.pending.append(url)
         state.pending.sort(key=lambda u: page_number(u, first) or 0)
-        yield self._next_page(first)
+        return self._next_page(first)
 
     def later_page_failed(self, failure: Any) -> Iterator[Any]:
         """A later page could not be fetched: the article is stored with the pages that came in."""
@@ -489,6 +575,19 @@ class NewsSpider(scrapy.Spider):
         self._inc("newscrawl/multipage/page_failed")
         if first in self._split:
             yield self._next_page(first)
+
+    def extract_with(self, offload: Offload | None) -> None:
+        """Have pages this spider extracts itself (those the classifier must judge, later pages of split
+        articles) extracted by ``offload`` -- the extraction pipeline's worker processes -- instead of on
+        the reactor thread; None: extract here again."""
+        self._offload = offload
+
+    async def _extract_in_worker(self, response: Response) -> tuple[Extraction, tuple[str, int] | None]:
+        """The page's extraction (and its text's fingerprint) made by a worker process."""
+        assert self._offload is not None
+        self._inc("newscrawl/extract/count")
+        result = await maybe_deferred_to_future(self._offload(self._item(response), response.body))
+        return result.extraction, result.fingerprint
 
     def _extract(self, response: Response) -> Extraction | None:
         if not self._extractor_read:

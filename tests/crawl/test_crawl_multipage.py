@@ -101,6 +101,18 @@ def test_a_page_shaped_like_a_later_page_without_a_pager_back_is_an_article(make
     assert len(out) == 1 and isinstance(out[0], NewsItem)
 
 
+def test_a_page_shaped_like_a_later_page_is_not_parsed_when_its_bytes_never_name_the_first(
+    make_spider, monkeypatch
+) -> None:
+    spider = make_spider()
+    parsed: list[str] = []
+    monkeypatch.setattr(spider, "_page_links", lambda response: parsed.append(response.url) or [])
+    list(spider.parse(response(PAGES[1], article_html()), kind="article"))
+    assert parsed == []  # no "doc-isplit12345.shtml" in its bytes: cannot link back to page 1
+    list(spider.parse(response(PAGES[1], page(2)), kind="article"))
+    assert parsed == [PAGES[1]]
+
+
 def test_an_article_without_pager_has_one_page(make_spider) -> None:
     spider = make_spider()
     (item,) = list(spider.parse(response(FIRST, article_html()), kind="article"))

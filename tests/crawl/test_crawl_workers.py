@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from newscrawl.bench.pages import SITE_NAME, serve, site_toml
+from newscrawl.bench.site import crawler_env
 from newscrawl.crawl.config import extract_workers, kill_after
 from newscrawl.crawl.errors import ConfigError
 from newscrawl.crawl.workers import (
@@ -24,6 +31,7 @@ from newscrawl.storage.dedup import simhash
 from .helpers import article_html
 from .workers_support import echo, misbehave, sigint_handler
 
+PARAGRAPH = "临江市今天召开新闻发布会，介绍了今年以来城市建设的进展，相关负责人表示下一步将继续推进。"
 #: seconds a test waits for one answer (a worker's start included, on a loaded machine)
 WAIT = 60
 
@@ -122,3 +130,44 @@ def test_worker_settings():
         extract_workers({"NEWSCRAWL_EXTRACT_WORKERS": "-1"})
     with pytest.raises(ConfigError, match="^NEWSCRAWL_EXTRACT_KILL_AFTER: expected seconds"):
         kill_after({"NEWSCRAWL_EXTRACT_KILL_AFTER": "soon"})
+
+
+# -- a crawl: pages the spider must classify are extracted by the workers too ------------------------------
+
+
+def crawl_unmatched_pages(tmp_path: Path, workers: int, count: int = 4) -> dict[str, Any]:
+    """Crawl ``count`` article pages given as start URLs that no pattern of the site file knows (so the
+    spider's page-kind classifier decides), with ``workers`` workers; the crawl's stats."""
+    folder = tmp_path / "set" / "pages"
+    folder.mkdir(parents=True)
+    for n in range(count):
+        body = "".join(f"<p>第{n}篇第{k}段：{PARAGRAPH}</p>" for k in range(5))
+        html = f'<html><head><meta charset="utf-8"><title>新闻{n}</title></head><body><h1>新闻{n}</h1>{body}'
+        (folder / f"{n:03d}.html").write_text(html + "</body></html>", encoding="utf-8")
+    run_dir = tmp_path / f"run-{workers}"
+    (run_dir / "sites").mkdir(parents=True)
+    with serve([folder.parent]) as server:
+        toml = site_toml(server.base_url).replace("/a/.+$", "/nothing-here/.+$")
+        (run_dir / "sites" / f"{SITE_NAME}.toml").write_text(toml, encoding="utf-8")
+        starts = ",".join(f"{server.base_url}/a/set/{n:03d}.html" for n in range(count))
+        args = [sys.executable, "-m", "scrapy", "crawl", SITE_NAME, "-a", f"start_urls={starts}"]
+        for name, value in {
+            "NEWSCRAWL_SITES_DIR": run_dir / "sites",
+            "NEWSCRAWL_SQLITE_PATH": run_dir / "store.sqlite3",
+            "NEWSCRAWL_STATS_FILE": run_dir / "stats.json",
+            "NEWSCRAWL_EXTRACT_WORKERS": workers,
+        }.items():
+            args += ["-s", f"{name}={value}"]
+        env = crawler_env()
+        done = subprocess.run(args, cwd=run_dir, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return dict(json.loads((run_dir / "stats.json").read_text(encoding="utf-8"))["stats"])
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_pages_the_spider_classifies_are_extracted_once_by_the_workers(tmp_path, workers):
+    stats = crawl_unmatched_pages(tmp_path, workers)
+    assert stats["newscrawl/pages/classified_article"] == 4 and stats["item_scraped_count"] == 4
+    assert stats["newscrawl/extract/count"] == 4  # by the spider only: stage 1 keeps its extraction
+    # workers start when their first task comes: here only the spider gives them tasks
+    assert stats.get("newscrawl/workers/started", 0) == workers
