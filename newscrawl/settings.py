@@ -22,6 +22,10 @@ USER_AGENT = "newscrawl/0.1 (+https://example.org/newscrawl/contact; news resear
 ROBOTSTXT_OBEY = True
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 2
+# items and requests of one response handled at once. Scrapy (2.19, asyncio reactor) starts this many
+# asyncio tasks for every response, whatever it yields: 100 (its default) cost 0.46 ms of reactor CPU per
+# response, 8 cost 0.06 ms; a newscrawl callback yields one item or a list page's requests
+CONCURRENT_ITEMS = 8
 DOWNLOAD_DELAY = 1.0
 AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 1.0
