@@ -173,6 +173,13 @@ class PagesRun:
     lag_p99_ms: float
     lag_max_ms: float
     lag_samples: int
+    lag_p50_ms: float = 0.0
+    #: the reactor thread's CPU time between two timer ticks, 99th percentile and worst (the work that
+    #: held the reactor; the wall-clock lag also counts the time the process waited for a CPU)
+    busy_p99_ms: float = 0.0
+    busy_max_ms: float = 0.0
+    #: peak resident set size of the crawler process and of its workers together (each its own peak)
+    peak_rss_mb: float = 0.0
 
     @property
     def pages_per_second(self) -> float:
@@ -230,6 +237,11 @@ def run_pages_crawl(
         lag_p99_ms=float(stats.get("newscrawl/loop_lag/p99_ms", 0.0)),
         lag_max_ms=float(stats.get("newscrawl/loop_lag/max_ms", 0.0)),
         lag_samples=int(stats.get("newscrawl/loop_lag/samples", 0)),
+        lag_p50_ms=float(stats.get("newscrawl/loop_lag/p50_ms", 0.0)),
+        busy_p99_ms=float(stats.get("newscrawl/loop_lag/cpu_p99_ms", 0.0)),
+        busy_max_ms=float(stats.get("newscrawl/loop_lag/cpu_max_ms", 0.0)),
+        peak_rss_mb=sum(int(stats.get(f"newscrawl/{k}/peak_rss_kib", 0)) for k in ("loop_lag", "workers"))
+        / 1024,
     )
 
 

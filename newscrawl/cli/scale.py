@@ -374,13 +374,15 @@ def _bench_pages(args: argparse.Namespace, settings: dict[str, str]) -> int:
           f"{args.repeat} round(s), each mode once per round, side by side\n")
     if settings:
         print("settings: " + " ".join(f"{k}={v}" for k, v in settings.items()) + "\n")
-    print("| round | mode | pages | records | seconds | pages/s | / no extraction | loop lag p99 / max ms | "
-          "crawler CPU s | server CPU s |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| round | mode | pages | records | seconds | pages/s | / no extraction | "
+          "loop lag p50 / p99 / max ms | reactor CPU per tick p99 / max ms | crawler CPU s | server CPU s | "
+          "peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     modes = [(False, 0)] + [(True, n) for n in counts]
     rates: dict[str, list[float]] = {}
     ratios: dict[str, list[float]] = {}
     lags: dict[str, list[float]] = {}
+    busy: dict[str, list[float]] = {}
     status = OK
     with workdir() as tmp:
         for rnd in range(1, args.repeat + 1):
@@ -391,6 +393,7 @@ def _bench_pages(args: argparse.Namespace, settings: dict[str, str]) -> int:
                 )
                 rates.setdefault(run.label, []).append(run.pages_per_second)
                 lags.setdefault(run.label, []).append(run.lag_p99_ms)
+                busy.setdefault(run.label, []).append(run.busy_p99_ms)
                 ratio = ""
                 if not extract:
                     base = run.pages_per_second
@@ -398,15 +401,17 @@ def _bench_pages(args: argparse.Namespace, settings: dict[str, str]) -> int:
                     ratios.setdefault(run.label, []).append(run.pages_per_second / base)
                     ratio = f"{ratios[run.label][-1]:.2f}x"
                 print(f"| {rnd} | {run.label} | {run.pages} | {run.records} | {run.seconds:.1f} | "
-                      f"{run.pages_per_second:.1f} | {ratio} | {run.lag_p99_ms:.0f} / {run.lag_max_ms:.0f} | "
-                      f"{run.crawler_cpu:.1f} | {run.server_cpu:.1f} |", flush=True)
+                      f"{run.pages_per_second:.1f} | {ratio} | {run.lag_p50_ms:.0f} / {run.lag_p99_ms:.0f} / "
+                      f"{run.lag_max_ms:.0f} | {run.busy_p99_ms:.0f} / {run.busy_max_ms:.0f} | "
+                      f"{run.crawler_cpu:.1f} | {run.server_cpu:.1f} | {run.peak_rss_mb:.0f} |", flush=True)
                 if not run.ok:
                     status = FAILED
     print("\nmedians over the rounds:")
     for label, values in rates.items():
         ratio = f", {statistics.median(ratios[label]):.2f}x no extraction" if label in ratios else ""
         print(f"  {label}: {statistics.median(values):.1f} pages/s{ratio}, "
-              f"loop lag p99 {statistics.median(lags[label]):.0f} ms")
+              f"loop lag p99 {statistics.median(lags[label]):.0f} ms, "
+              f"reactor CPU per tick p99 {statistics.median(busy[label]):.0f} ms")
     print(f"\nload average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     return status
 

@@ -57,5 +57,10 @@ def test_crawl_of_served_pages_extracts_each_once_and_measures_loop_lag(tmp_path
     folder = write_pages(tmp_path / "set", 6)
     run = run_pages_crawl([folder], extract=True, workers=workers, workdir=tmp_path)
     assert run.ok and run.pages == 1 + 1 + 6 and run.records == 6
-    assert run.lag_samples > 0 and run.lag_max_ms >= run.lag_p99_ms >= 0
+    assert run.lag_samples > 0 and run.lag_max_ms >= run.lag_p99_ms >= run.lag_p50_ms >= 0
+    # the reactor thread's own CPU between ticks: some work between some ticks, never more than the wall
+    # clock allows (a tick's CPU fits in the interval plus the tick's lag)
+    assert run.busy_max_ms > 0 and run.busy_max_ms >= run.busy_p99_ms
+    assert run.busy_max_ms <= run.lag_max_ms + 10 * 1.5 + 1
+    assert 20 < run.peak_rss_mb < 2000  # the crawler (and its worker) measured, in MB not KiB
     assert run.crawler_cpu > 0 and run.server_cpu >= 0
