@@ -180,6 +180,26 @@ class PagesRun:
     busy_max_ms: float = 0.0
     #: peak resident set size of the crawler process and of its workers together (each its own peak)
     peak_rss_mb: float = 0.0
+    #: CPU seconds of the crawler process from the spider's opening to its closing (start-up left out),
+    #: and of its extraction workers
+    process_cpu: float = 0.0
+    workers_cpu: float = 0.0
+
+    def cpu_per_page_ms(self) -> tuple[float, float, float]:
+        """Milliseconds of CPU per page served: crawler process (during the crawl), workers, server."""
+        per_page = 1000 / self.pages if self.pages else 0.0
+        return (self.process_cpu * per_page, self.workers_cpu * per_page, self.server_cpu * per_page)
+
+    def best_rate(self, cpus: int, workers: int) -> float:
+        """The pages/s this crawl's CPU per page allows at most on ``cpus`` CPUs with ``workers`` workers
+        and no other load: the CPUs shared by crawler, workers and server, each worker one CPU at most,
+        the crawler process one CPU (its reactor thread) at most."""
+        crawler, extraction, server = (ms / 1000 for ms in self.cpu_per_page_ms())
+        total = crawler + extraction + server
+        limits = [cpus / total if total else 0.0, 1 / crawler if crawler else 0.0]
+        if workers and extraction:
+            limits.append(workers / extraction)
+        return min(limits)
 
     @property
     def pages_per_second(self) -> float:
@@ -233,6 +253,8 @@ def run_pages_crawl(
         records=int(stats.get("item_scraped_count", 0)),
         ok=done.returncode == 0,
         crawler_cpu=crawler_cpu + float(stats.get("newscrawl/workers/cpu_seconds", 0.0)),
+        process_cpu=float(stats.get("newscrawl/loop_lag/process_cpu_s", 0.0)),
+        workers_cpu=float(stats.get("newscrawl/workers/cpu_seconds", 0.0)),
         server_cpu=served["cpu"] - server_before,
         lag_p99_ms=float(stats.get("newscrawl/loop_lag/p99_ms", 0.0)),
         lag_max_ms=float(stats.get("newscrawl/loop_lag/max_ms", 0.0)),

@@ -374,15 +374,17 @@ def _bench_pages(args: argparse.Namespace, settings: dict[str, str]) -> int:
           f"{args.repeat} round(s), each mode once per round, side by side\n")
     if settings:
         print("settings: " + " ".join(f"{k}={v}" for k, v in settings.items()) + "\n")
-    print("| round | mode | pages | records | seconds | pages/s | / no extraction | "
-          "loop lag p50 / p99 / max ms | reactor CPU per tick p99 / max ms | crawler CPU s | server CPU s | "
-          "peak RSS MB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    print("| round | mode | pages | records | seconds | pages/s | / no extraction | at most | "
+          "loop lag p50 / p99 / max ms | reactor CPU per tick p99 / max ms | CPU ms per page: crawler + "
+          "workers + server | crawler CPU s | server CPU s | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     modes = [(False, 0)] + [(True, n) for n in counts]
     rates: dict[str, list[float]] = {}
     ratios: dict[str, list[float]] = {}
     lags: dict[str, list[float]] = {}
     busy: dict[str, list[float]] = {}
+    bounds: dict[str, list[float]] = {}
     status = OK
     with workdir() as tmp:
         for rnd in range(1, args.repeat + 1):
@@ -394,25 +396,35 @@ def _bench_pages(args: argparse.Namespace, settings: dict[str, str]) -> int:
                 rates.setdefault(run.label, []).append(run.pages_per_second)
                 lags.setdefault(run.label, []).append(run.lag_p99_ms)
                 busy.setdefault(run.label, []).append(run.busy_p99_ms)
-                ratio = ""
+                ratio = bound = ""
                 if not extract:
                     base = run.pages_per_second
                 elif base:
                     ratios.setdefault(run.label, []).append(run.pages_per_second / base)
                     ratio = f"{ratios[run.label][-1]:.2f}x"
+                    # what this run's CPU per page allows on this machine's CPUs, against the same base
+                    bounds.setdefault(run.label, []).append(run.best_rate(cpus, workers) / base)
+                    bound = f"{bounds[run.label][-1]:.2f}x"
+                per_page = " + ".join(f"{ms:.1f}" for ms in run.cpu_per_page_ms())
                 print(f"| {rnd} | {run.label} | {run.pages} | {run.records} | {run.seconds:.1f} | "
-                      f"{run.pages_per_second:.1f} | {ratio} | {run.lag_p50_ms:.0f} / {run.lag_p99_ms:.0f} / "
-                      f"{run.lag_max_ms:.0f} | {run.busy_p99_ms:.0f} / {run.busy_max_ms:.0f} | "
-                      f"{run.crawler_cpu:.1f} | {run.server_cpu:.1f} | {run.peak_rss_mb:.0f} |", flush=True)
+                      f"{run.pages_per_second:.1f} | {ratio} | {bound} | {run.lag_p50_ms:.0f} / "
+                      f"{run.lag_p99_ms:.0f} / {run.lag_max_ms:.0f} | {run.busy_p99_ms:.0f} / "
+                      f"{run.busy_max_ms:.0f} | {per_page} | {run.crawler_cpu:.1f} | {run.server_cpu:.1f} | "
+                      f"{run.peak_rss_mb:.0f} |", flush=True)
                 if not run.ok:
                     status = FAILED
     print("\nmedians over the rounds:")
     for label, values in rates.items():
-        ratio = f", {statistics.median(ratios[label]):.2f}x no extraction" if label in ratios else ""
+        ratio = ""
+        if label in ratios:
+            ratio = (f", {statistics.median(ratios[label]):.2f}x no extraction (its CPU per page allows at "
+                     f"most {statistics.median(bounds[label]):.2f}x on {cpus} CPUs)")
         print(f"  {label}: {statistics.median(values):.1f} pages/s{ratio}, "
               f"loop lag p99 {statistics.median(lags[label]):.0f} ms, "
               f"reactor CPU per tick p99 {statistics.median(busy[label]):.0f} ms")
-    print(f"\nload average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    print("\n'at most': the ratio this crawl could reach if its CPU per page (crawler during the crawl, "
+          "workers, server) had the machine's CPUs to itself, each worker and the reactor one CPU at most")
+    print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     return status
 
 

@@ -6,7 +6,9 @@ When the spider closes the stats get ``newscrawl/loop_lag/p50_ms``, ``.../p99_ms
 ``.../samples``. On a loaded machine a late timer may only mean that the process waited for a CPU, so the
 timer also records the reactor thread's own CPU time between two ticks (``newscrawl/loop_lag/cpu_p99_ms``,
 ``.../cpu_max_ms``): the work that held the reactor, whatever the load. The process's peak resident set
-size (``newscrawl/loop_lag/peak_rss_kib``; extraction workers report theirs apart) comes with them.
+size (``newscrawl/loop_lag/peak_rss_kib``; extraction workers report theirs apart) and its CPU seconds
+from the spider's opening to its closing, every thread of it (``newscrawl/loop_lag/process_cpu_s``;
+start-up left out, workers apart) come with them.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class LoopLag:
         self._call: Any = None
         self._due = 0.0
         self._cpu = 0.0
+        self._process_cpu = 0.0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> LoopLag:
@@ -60,6 +63,7 @@ class LoopLag:
 
     def spider_opened(self) -> None:
         self._cpu = time.thread_time()
+        self._process_cpu = time.process_time()
         self._schedule()
 
     def _schedule(self) -> None:
@@ -92,3 +96,5 @@ class LoopLag:
         self.stats.set_value("newscrawl/loop_lag/samples", len(self.lags))
         peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
         self.stats.set_value("newscrawl/loop_lag/peak_rss_kib", peak_kib)
+        cpu = time.process_time() - self._process_cpu
+        self.stats.set_value("newscrawl/loop_lag/process_cpu_s", round(cpu, 3))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from newscrawl.bench.pages import PER_LIST, list_pages, page_files, run_pages_crawl, serve
+from newscrawl.bench.pages import PER_LIST, PagesRun, list_pages, page_files, run_pages_crawl, serve
 from newscrawl.crawl.looplag import percentile
 
 PARAGRAPH = "临江市今天召开新闻发布会，介绍了今年以来城市建设的进展，相关负责人表示下一步将继续推进。"
@@ -63,4 +63,15 @@ def test_crawl_of_served_pages_extracts_each_once_and_measures_loop_lag(tmp_path
     assert run.busy_max_ms > 0 and run.busy_max_ms >= run.busy_p99_ms
     assert run.busy_max_ms <= run.lag_max_ms + 10 * 1.5 + 1
     assert 20 < run.peak_rss_mb < 2000  # the crawler (and its worker) measured, in MB not KiB
+    assert 0 < run.process_cpu < run.crawler_cpu  # start-up left out
+    assert (run.workers_cpu > 0) == (workers > 0)
     assert run.crawler_cpu > 0 and run.server_cpu >= 0
+
+
+def test_best_rate_is_bounded_by_cpus_workers_and_the_reactor():
+    plain = PagesRun("x", 100, 1.0, 100, True, 0.0, 0.1, 0.0, 0.0, 1, process_cpu=0.2, workers_cpu=1.0)
+    assert plain.cpu_per_page_ms() == pytest.approx((2.0, 10.0, 1.0))
+    # 13 ms of CPU a page on 2 CPUs: 153.8 pages/s; one worker at 10 ms a page: 100 pages/s
+    assert plain.best_rate(2, 1) == pytest.approx(100.0)
+    assert plain.best_rate(2, 2) == pytest.approx(2 / 0.013)
+    assert plain.best_rate(64, 64) == pytest.approx(500.0)  # the crawler's 2 ms a page: one CPU at most
