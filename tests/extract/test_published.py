@@ -358,6 +358,29 @@ def test_url_day_overrules_a_date_found_in_the_text():
     assert published(page(top="2009-04-11"), url=url) == ("2019-10-22", "url")
 
 
+#: a menu of short links, more text than the rules near the heading read
+FILLER = "<div class='menu'>" + "".join(f"<a>Rubrik Nummer {n}</a> " for n in range(30)) + "</div>"
+
+
+def teaser_page(*teasers: tuple[str, str]) -> str:
+    """A page whose list of article teasers (headline, day) stands far from its heading and its text."""
+    items = "".join(f"<li><a>{title}</a> <span>{day}</span></li>" for title, day in teasers)
+    return (
+        f"<html><body><ul class='teasers'>{items}</ul>{FILLER}<h1>Achtsam durch die Krise</h1>"
+        f"<div class='content'>{BODY}{BODY}</div></body></html>"
+    )
+
+
+def test_page_text_prefers_the_date_of_the_pages_own_teaser():
+    html = teaser_page(("Ein anderer Text", "01. Juli 2020"), ("Achtsam durch die Krise", "18. März 2020"))
+    assert published(html, timezone=None) == ("2020-03-18", "page-text")
+
+
+def test_page_text_without_the_pages_own_teaser_takes_the_first_date():
+    html = teaser_page(("Ein anderer Text", "01. Juli 2020"), ("Noch ein Text", "18. März 2020"))
+    assert published(html, timezone=None) == ("2020-07-01", "page-text")
+
+
 def test_date_only_in_a_script_variable():
     html = page("<script>var pubtime = '2021-03-05 10:00:00';</script>")
     assert published(html) == ("2021-03-05T10:00:00+08:00", "script")

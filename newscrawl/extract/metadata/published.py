@@ -21,7 +21,8 @@
 6. ``url``: a date in the URL (``/2021-03-05/``, ``/20210305/``, ``/2021/03/05/``, ``t20210305_``).
 7. ``script``: a publish time given only in the raw source (``var pubtime = "..."``, WeChat's
    ``var ct = "1581517074"``, Sina's comment ``published at 2005-03-21 11:21:30``).
-8. ``page-text``: the first plausible date in the page's visible text.
+8. ``page-text``: the first plausible date in the page's visible text; but first a date right after the
+   page's own headline elsewhere on the page (the page's teaser in a list of articles).
 9. ``meta-modified:<key>`` / ``json-ld:dateModified``: the last-modified time, when nothing else dates it.
 
 A site's XPath override (``xpath``), when given, is read before the chain.
@@ -104,6 +105,10 @@ SHOWN_DATE_CHARS = 80
 #: whether structured publish values that disagree on the day are settled by the day the page shows
 #: (:func:`_settle`; a switch for the leave-one-dataset-out check)
 SETTLE_BY_SHOWN_DAY = True
+#: characters between a teaser's headline and its date (whitespace and a short kicker)
+TEASER_GAP_CHARS = 40
+#: whether the page-text rule looks first for the date of the page's own teaser (a switch, as above)
+TEASER_DATE = True
 
 _URL_DATE = re.compile(
     r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_.]?)(?P<m>[01]\d)(?P=sep)(?P<d>[0-3]\d)(?!\d)"
@@ -491,7 +496,7 @@ def _chain(
     url = _from_url(page.url, reference)
     yield (Stamp(url, False) if url is not None else None), "url"
     yield _from_script(page.html, reference), "script"
-    yield _from_page_text(page, reference, parse.month_first), "page-text"
+    yield _from_page_text(page, heading, reference, parse.month_first), "page-text"
     yield from _from_meta(page, MODIFIED_META_KEYS, "meta-modified", parse)
     yield _from_json_ld(page, ("dateModified",), parse)
 
@@ -785,7 +790,18 @@ def _from_script(html: str, reference: datetime | None) -> Stamp | None:
     return None
 
 
-def _from_page_text(page: Page, reference: datetime | None, month_first: bool) -> Stamp | None:
+def _from_page_text(
+    page: Page, heading: Element | None, reference: datetime | None, month_first: bool
+) -> Stamp | None:
+    """The first plausible date of the page's text; but a date right after the page's own headline
+    elsewhere on the page (its teaser in a list of articles) first."""
     text = etree.tostring(page.body, method="text", encoding="unicode", with_tail=False)[:PAGE_TEXT_CHARS]
-    hit = _pick(find_dates(text, reference=reference, month_first=month_first, relative=False))
-    return stamp_of(hit) if hit else None
+    hits = find_dates(text, reference=reference, month_first=month_first, relative=False)
+    headline = " ".join("".join(heading.itertext()).split()) if heading is not None else ""
+    if TEASER_DATE and len(headline) >= TITLE_MATCH_MIN_CHARS:
+        for hit in hits:
+            before = " ".join(text[max(0, hit.start - len(headline) - TEASER_GAP_CHARS) : hit.start].split())
+            if headline in before and hit.label >= 0:
+                return stamp_of(hit)
+    first = _pick(hits)
+    return stamp_of(first) if first else None
