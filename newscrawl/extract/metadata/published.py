@@ -401,23 +401,24 @@ def _agrees(a: Stamp, b: Stamp, zone: Zone) -> bool:
 
 
 def _structured_values(page: Page, parse: _Parser) -> list[tuple[Stamp, str]]:
-    """The page's structured publish values: publish metas, article JSON-LD, ``itemprop`` times."""
+    """The page's structured publish values: publish metas, article JSON-LD, ``itemprop`` times (read by
+    the cheap parsers only: values the chain did not reach are not worth dateparser's time)."""
     out: list[tuple[Stamp, str]] = []
     meta = page.meta.meta
     for key in PUBLISHED_META_KEYS:
         value = meta.get(key)
-        stamp = parse(value) if value else None
+        stamp = parse(value, slow=False) if value else None
         if stamp is not None:
             out.append((stamp, f"meta:{key}"))
     for obj in page.meta.json_ld:
         value = obj.get("datePublished")
         if isinstance(value, str) and value and _is_article(obj):
-            stamp = parse(value)
+            stamp = parse(value, slow=False)
             if stamp is not None:
                 out.append((stamp, "json-ld:datePublished"))
     for value, where in page.meta.times:
         if where == "itemprop":
-            stamp = parse(value)
+            stamp = parse(value, slow=False)
             if stamp is not None:
                 out.append((stamp, "time-element"))
     return out
@@ -428,7 +429,7 @@ def _shown_days(page: Page, body: BodyResult, ctx: TimeContext) -> set[date]:
     start = body.first if body.first is not None else body.node
     if start is not None and start not in page.stats.index:
         start = None
-    heading = _heading(page, start)
+    heading = _heading(page, start, title_match=False)  # the <title> match costs ms on old portals
     texts = []
     if heading is not None:
         texts.append(_text_after(heading, NEAR_START_CHARS, include_self=False, prose=PROSE_CHARS))
@@ -669,13 +670,13 @@ def _text_before(el: Element, limit: int, prose: int = 0) -> str:
     return got.text(reverse=True)
 
 
-def _heading(page: Page, start: Element | None) -> Element | None:
+def _heading(page: Page, start: Element | None, title_match: bool = True) -> Element | None:
     """The <h1> nearest above ``start`` (or inside it), the first <h1> when ``start`` is unknown; on pages
-    without <h1>, the element whose whole text opens the <title> (old portals set the headline in a
-    styled <td> or <font>)."""
+    without <h1>, with ``title_match``, the element whose whole text opens the <title> (old portals set
+    the headline in a styled <td> or <font>)."""
     h1s = list(page.body.iter("h1"))
     if not h1s:
-        return _title_element(page, start)
+        return _title_element(page, start) if title_match else None
     if start is None:
         return h1s[0]
     index = page.stats.index
