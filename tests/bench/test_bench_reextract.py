@@ -1,0 +1,58 @@
+"""``python -m newscrawl.bench.reextract``: its record comparison, and a small run end to end.
+
+The 1,000-page figure is measured by hand (docs/CRAWLING.md): too slow for every test run.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from newscrawl.bench.reextract import differences, parse_settings
+
+ARTICLES = 30
+
+
+def write(path: Path, records: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_records_equal_but_for_crawl_times_have_no_differences(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.jsonl", [{"url": "u1", "title": "标题", "crawled_at": "2026-11-01T00:00:00"}])
+    b = write(tmp_path / "b.jsonl", [{"url": "u1", "title": "标题", "crawled_at": "2026-11-24T00:00:00"}])
+    assert differences(a, b) == []
+
+
+def test_a_changed_field_and_a_missing_record_are_named(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.jsonl", [{"url": "u1", "title": "甲"}, {"url": "u2", "title": "乙"}])
+    b = write(tmp_path / "b.jsonl", [{"url": "u1", "title": "丙", "duplicate_of": "u0"}])
+    found = differences(a, b)
+    assert "u2: only in the crawl" in found
+    assert any(line.startswith("u1: title:") for line in found)
+    assert any(line.startswith("u1: duplicate_of:") for line in found)
+
+
+def test_settings_are_name_value_pairs() -> None:
+    pairs = parse_settings(["NEWSCRAWL_EXTRACT_WORKERS=2", "A=b=c"])
+    assert pairs == {"NEWSCRAWL_EXTRACT_WORKERS": "2", "A": "b=c"}
+    with pytest.raises(ValueError, match="NAME=VALUE"):
+        parse_settings(["NEWSCRAWL_EXTRACT_WORKERS"])
+
+
+def test_bench_archives_a_portal_times_both_commands_and_checks_the_records(tmp_path: Path) -> None:
+    args = [sys.executable, "-m", "newscrawl.bench.reextract", "--pages", str(ARTICLES), "--repeat", "1",
+            "--keep", str(tmp_path / "work")]
+    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    out = done.stdout
+    assert f"{ARTICLES} records" in out.splitlines()[0]
+    assert f"records: equal to the crawl's, field for field ({ARTICLES})" in out
+    assert "reextract throughput / extract:" in out
+    # the timed extract read every HTML response of the archive: the articles, the list page and the home
+    lines = (tmp_path / "work" / "extract-0.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == ARTICLES + 2
