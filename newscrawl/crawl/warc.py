@@ -270,46 +270,44 @@ def reextract(
     pages the archives do not hold are ignored and counted. ``site`` defaults to the spider named in the
     archives' metadata; archives of several spiders need it. ``settings`` override the project's (the
     sinks, ``FEEDS``, the extractor...). Raises :class:`ConfigError` for a bad archive or site.
+
+    The crawl runs on :class:`~newscrawl.crawl.replay.ArchiveEngine` (the spider and the pipelines over the
+    archive, without Scrapy's scheduler and downloader).
     """
     from scrapy.crawler import CrawlerProcess
     from scrapy.utils.project import get_project_settings
 
     from newscrawl.crawl.config import on_start_up_error
+    from newscrawl.crawl.replay import ArchiveCrawler
+    from newscrawl.storage.warc import ArchiveReader
 
-    replay = WarcReplayMiddleware(paths)
-    names = sorted({e.spider for e in replay.index.values() if e.spider})
+    try:
+        reader = ArchiveReader(paths)
+    except ValueError as e:
+        raise ConfigError(str(e)) from e
+    names = reader.spiders()
     if site is None:
         if len(names) != 1:
             found = ", ".join(names) or "none (not made by newscrawl?)"
             raise ConfigError(f"--site: the archives name {len(names)} spiders ({found}); say which one")
         site = names[0]
-    points = replay.start_points()
+    points = reader.start_points()
     if not points:
         raise ConfigError("the archives hold no response a newscrawl spider handled (no newscrawl metadata)")
     project = get_project_settings()
     project.setmodule("newscrawl.settings", priority="project")
     for key, value in {**REEXTRACT_SETTINGS, **(settings or {})}.items():
         project.set(key, value, "cmdline")
-    project.set("NEWSCRAWL_WARC_REPLAY", list(paths), "cmdline")
     process = CrawlerProcess(project)
     try:
         spidercls = process.spider_loader.load(site)
     except KeyError as e:
         raise ConfigError(f"--site: no spider named {site!r}") from e
-    attrs = {"start": _archived_start, "archived": points, "__module__": __name__}
-    replay_cls = type(spidercls.__name__, (spidercls,), attrs)
-    crawler = process.create_crawler(replay_cls)
+    crawler = ArchiveCrawler(spidercls, process.settings, reader, points, init_reactor=True)
     failed: list[BaseException] = []
     on_start_up_error(process.crawl(crawler), failed.append)
     process.start()
+    reader.close()
     if failed:
         raise failed[0]
     return dict(crawler.stats.get_stats()) if crawler.stats else {}
-
-
-async def _archived_start(self: Any) -> Any:
-    """``start()`` of a re-extraction: every archived page the spider handled, as it handled it then."""
-    for url, kind in self.archived:
-        if kind == "later_page":
-            continue  # fetched again by its split article's first page, which joins it
-        yield Request(url, callback=self.parse, cb_kwargs={"kind": kind}, meta={"newscrawl_kind": kind})

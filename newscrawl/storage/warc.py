@@ -173,17 +173,65 @@ def _scan(path: str | Path) -> Iterator[ArchiveEntry]:
 
 def read(entry: ArchiveEntry) -> ArchivedResponse:
     with open(entry.path, "rb") as stream:
-        stream.seek(entry.offset)
-        record = next(iter(ArchiveIterator(stream)))
-        assert record.http_headers is not None
-        return ArchivedResponse(
-            url=entry.url,
-            status=int(record.http_headers.get_statuscode() or 0),
-            headers=list(record.http_headers.headers),
-            body=record.raw_stream.read(),
-            kind=entry.kind,
-            spider=entry.spider,
-        )
+        return _read_at(stream, entry)
+
+
+def _read_at(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
+    stream.seek(entry.offset)
+    record = next(iter(ArchiveIterator(stream)))
+    assert record.http_headers is not None
+    return ArchivedResponse(
+        url=entry.url,
+        status=int(record.http_headers.get_statuscode() or 0),
+        headers=list(record.http_headers.headers),
+        body=record.raw_stream.read(),
+        kind=entry.kind,
+        spider=entry.spider,
+    )
+
+
+class ArchiveReader:
+    """Random access to the response records of WARC files by URL (the first response of each URL).
+
+    The files are indexed once (:func:`scan`); each is kept open while the reader is, so reading a
+    record is a seek and the parse of one record. Raises ValueError for a file that is not a WARC.
+    """
+
+    def __init__(self, paths: Iterable[str | Path]) -> None:
+        self.index: dict[str, ArchiveEntry] = {}
+        for path in paths:
+            for entry in scan(path):
+                self.index.setdefault(entry.url, entry)
+        self._files: dict[str, IO[bytes]] = {}
+
+    def start_points(self) -> list[tuple[str, str]]:
+        """(url, kind) of every archived response a newscrawl spider handled, in archive order, but the
+        later pages of split articles (their first page fetches them again, to join them)."""
+        return [(e.url, e.kind) for e in self.index.values() if e.kind and e.kind != "later_page"]
+
+    def spiders(self) -> list[str]:
+        """The spiders named in the archives' metadata, sorted."""
+        return sorted({e.spider for e in self.index.values() if e.spider})
+
+    def get(self, url: str) -> ArchivedResponse | None:
+        entry = self.index.get(url)
+        if entry is None:
+            return None
+        stream = self._files.get(entry.path)
+        if stream is None:
+            stream = self._files[entry.path] = open(entry.path, "rb")  # noqa: SIM115 - closed by close()
+        return _read_at(stream, entry)
+
+    def close(self) -> None:
+        for stream in self._files.values():
+            stream.close()
+        self._files.clear()
+
+    def __enter__(self) -> ArchiveReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def archived_responses(paths: Iterable[str | Path]) -> Iterator[ArchivedResponse]:

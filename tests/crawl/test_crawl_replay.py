@@ -1,0 +1,161 @@
+"""``newscrawl reextract`` on the archive engine: a hand-made archive of a small site, replayed.
+
+The archive is written by :class:`~newscrawl.crawl.warc.WarcMiddleware` as a crawl writes it: a list page,
+an article split over two pages, an article behind a redirect, an article served gzipped, a 404 and a
+link to a page that was never fetched.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scrapy.http import HtmlResponse, Request
+from scrapy.utils.test import get_crawler
+
+from newscrawl.crawl.warc import WarcMiddleware
+from newscrawl.storage.warc import ArchiveReader
+
+from .helpers import article_html
+
+HOST = "https://news.example.cn"
+SITE = f"""name = "replaysite"
+allowed_domains = ["news.example.cn"]
+timezone = "Asia/Shanghai"
+
+[start]
+pages = ["{HOST}/list.html"]
+
+[patterns]
+article = ['^https://news\\.example\\.cn/a/[\\w-]+\\.html$']
+list = ['^https://news\\.example\\.cn/list\\.html$']
+"""
+PARAGRAPHS = {
+    "one": ("第一页：临江市政府今天公布二〇二七年民生实事项目清单，共十个方面三十项任务，总投资八十亿元。",),
+    "one_2": ("第二页：医疗方面，两个新城各建设一所三级综合医院，二十个社区卫生服务中心开设夜间门诊服务。",),
+    "two": ("青禾县农业部门表示，今年冬季蔬菜供应充足，价格总体保持稳定，大棚种植面积比去年增加一成。",),
+    "three": ("临江大桥维修工程预计明年上半年完工，施工期间桥面单向通行，有关部门提醒市民注意出行安全。",),
+}
+
+
+def url(name: str) -> str:
+    return f"{HOST}/a/{name}.html"
+
+
+def article(name: str, *links: str) -> bytes:
+    html = article_html(title=f"临江新闻{name}", paragraphs=PARAGRAPHS[name])
+    anchors = "".join(f'<a href="{link}">{n + 1}</a> ' for n, link in enumerate(links))
+    return html.replace("</body>", f'<div class="pagebox">{anchors}</div></body>').encode()
+
+
+def list_page() -> bytes:
+    links = [url("one"), f"{HOST}/a/old.html", url("three"), url("missing"), url("gone")]
+    items = "".join(f'<li><a href="{link}">新闻{n}</a></li>' for n, link in enumerate(links))
+    return f"<html><body><ul>{items}</ul></body></html>".encode()
+
+
+def write_archive(folder: Path) -> list[Path]:
+    """The archive a crawl of the site writes (responses in the order the crawl received them)."""
+    settings = {"NEWSCRAWL_WARC_DIR": str(folder / "warc"), "NEWSCRAWL_WARC_MAX_BYTES": 1_000_000}
+    crawler = get_crawler(settings_dict=settings)
+    mw = WarcMiddleware.from_crawler(crawler)
+    spider = crawler._create_spider("replaysite")
+    mw.spider_opened(spider)
+    html = {"Content-Type": "text/html; charset=utf-8"}
+
+    def fetched(link: str, kind: str, body: bytes, status: int = 200, **headers: str) -> None:
+        request = Request(link, meta={"newscrawl_kind": kind})
+        response = HtmlResponse(link, status=status, body=body, headers={**html, **headers}, request=request)
+        mw.process_response(request, response)
+
+    fetched(f"{HOST}/list.html", "list", list_page())
+    fetched(url("one"), "article", article("one", url("one"), url("one_2")))
+    fetched(url("one_2"), "later_page", article("one_2", url("one"), url("one_2")))
+    fetched(f"{HOST}/a/old.html", "article", b"", status=301, Location=url("two"))
+    fetched(url("two"), "article", article("two"))
+    fetched(url("three"), "article", gzip.compress(article("three")), **{"Content-Encoding": "gzip"})
+    fetched(url("gone"), "article", b"not found", status=404)
+    mw.spider_closed(spider)
+    assert mw.writer is not None
+    return mw.writer.paths
+
+
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory: Any) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("replay")
+    (folder / "sites").mkdir()
+    (folder / "sites" / "replaysite.toml").write_text(SITE, encoding="utf-8")
+    warcs = write_archive(folder)
+    args = [
+        sys.executable, "-m", "newscrawl.cli", "reextract", *map(str, warcs), "-o", str(folder / "out.jsonl"),
+        "--db", str(folder / "store.sqlite3"), "-s", f"NEWSCRAWL_SITES_DIR={folder / 'sites'}",
+        "-s", f"NEWSCRAWL_STATS_FILE={folder / 'stats.json'}", "-s", "NEWSCRAWL_EXTRACT_WORKERS=1",
+    ]  # fmt: skip
+    done = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    lines = (folder / "out.jsonl").read_text(encoding="utf-8").splitlines()
+    return {
+        "folder": folder,
+        "stdout": done.stdout,
+        "records": {r["url"]: r for r in map(json.loads, lines)},
+        "stats": json.loads((folder / "stats.json").read_text(encoding="utf-8")),
+        "warcs": warcs,
+    }
+
+
+def test_every_article_is_one_record_and_a_split_article_is_joined(replayed: dict[str, Any]) -> None:
+    records = replayed["records"]
+    assert sorted(records) == [url("one"), url("three"), url("two")]
+    one = records[url("one")]
+    assert one["pages"] == 2
+    assert one["text"].index("第一页") < one["text"].index("第二页")
+
+
+def test_a_redirect_and_a_gzipped_page_are_replayed_as_the_crawl_received_them(
+    replayed: dict[str, Any],
+) -> None:
+    records = replayed["records"]
+    assert "青禾县" in records[url("two")]["text"]  # reached through the 301 of /a/old.html
+    assert "临江大桥" in records[url("three")]["text"]  # decoded as the crawl's middleware decoded it
+
+
+def test_the_summary_line_counts_replayed_pages_records_and_missing_links(replayed: dict[str, Any]) -> None:
+    # list, one, one_2, old (301), two, three, gone (404): 7 archived responses; "missing" never fetched
+    assert (
+        "7 archived responses replayed, 3 records written, 0 dropped, 1 links to pages not in the archives"
+        in replayed["stdout"]
+    )
+    stats = replayed["stats"]["stats"] if "stats" in replayed["stats"] else replayed["stats"]
+    assert stats["downloader/response_status_count/404"] == 1
+    assert stats["newscrawl/multipage/articles"] == 1
+
+
+def test_the_store_gets_the_records_and_the_crawl_history_row(replayed: dict[str, Any]) -> None:
+    with sqlite3.connect(replayed["folder"] / "store.sqlite3") as db:
+        stored = {row[0] for row in db.execute("SELECT canonical_url FROM articles")}
+        crawls = db.execute("SELECT site, records FROM crawls").fetchall()
+    assert stored == set(replayed["records"])
+    assert crawls == [("replaysite", 3)]
+
+
+def test_the_reader_gives_start_points_in_archive_order_without_later_pages(
+    replayed: dict[str, Any],
+) -> None:
+    with ArchiveReader(replayed["warcs"]) as reader:
+        points = reader.start_points()
+        assert [p for p, _ in points] == [
+            f"{HOST}/list.html", url("one"), f"{HOST}/a/old.html", url("two"), url("three"), url("gone")
+        ]
+        assert dict(points)[f"{HOST}/list.html"] == "list"
+        assert reader.spiders() == ["replaysite"]
+        later = reader.get(url("one_2"))
+        assert later is not None and later.kind == "later_page" and b"\xe7\xac\xac" in later.body
+        assert reader.get(url("missing")) is None
+
+
