@@ -27,6 +27,7 @@ stop the loop with their reason.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections import deque
 from collections.abc import Iterable
@@ -80,7 +81,10 @@ class ArchiveEngine:
         #: start points not handled yet (URL -> position), so a request for one waits for its turn
         self._later: set[str] = set()
         self._items: set[asyncio.Future[Any]] = set()
-        self._done: asyncio.Future[None] | None = None
+        #: set while the loop waits for room among the items in flight
+        self._room: asyncio.Future[None] | None = None
+        #: callbacks that are coroutines (the spider awaiting a worker), still running
+        self._callbacks: set[asyncio.Future[Any]] = set()
         self.itemproc: ItemPipelineManager = build_from_crawler(
             load_object(self.settings["ITEM_PROCESSOR"]), crawler
         )
@@ -145,8 +149,8 @@ class ArchiveEngine:
 
     async def _close(self, reason: str) -> None:
         logger.info("Closing spider (%s)", reason)
-        if self._items:
-            await asyncio.gather(*self._items, return_exceptions=True)
+        while self._callbacks or self._items:
+            await asyncio.gather(*self._callbacks, *self._items, return_exceptions=True)
         try:
             await self.itemproc.close_spider_async()
         except Exception:
@@ -175,14 +179,18 @@ class ArchiveEngine:
                                   meta={"newscrawl_kind": kind})
                 if not self._first_time(request):
                     continue
+            elif self._callbacks:
+                await asyncio.wait(self._callbacks, return_when=asyncio.FIRST_COMPLETED)
+                continue
             elif not self._idle():
                 break
             else:
                 continue
             await self._handle(request)
             if len(self._items) >= REPLAY_ITEMS_IN_FLIGHT:
-                await asyncio.wait(self._items, return_when=asyncio.FIRST_COMPLETED)
-            elif self._items:
+                self._room = asyncio.get_running_loop().create_future()
+                await self._room
+            elif self._items or self._callbacks:
                 await asyncio.sleep(0)  # let finished extractions move on through the pipelines
 
     def _idle(self) -> bool:
@@ -233,9 +241,31 @@ class ArchiveEngine:
         callback = request.callback or self.spider.parse
         try:
             output = callback(response, **request.cb_kwargs)
+        except Exception:
+            self._spider_error(Failure(), request, response)
+            return
+        self._output(output, request, response)
+
+    def _output(self, output: Any, request: Request, response: Response | None) -> None:
+        """A callback's output taken now, or, for a coroutine (the spider awaiting a worker), when it is
+        done, while the loop goes on."""
+        if inspect.isawaitable(output):
+            future = asyncio.ensure_future(self._awaited(output, request, response))
+            self._callbacks.add(future)
+            future.add_done_callback(self._callbacks.discard)
+            return
+        try:
             self._take(output, response)
         except Exception:
             self._spider_error(Failure(), request, response)
+
+    async def _awaited(self, output: Any, request: Request, response: Response | None) -> None:
+        try:
+            result = await output
+        except Exception:
+            self._spider_error(Failure(), request, response)
+            return
+        self._output(result, request, response)
 
     def _fetch(self, request: Request) -> Response | None:
         archived = self.reader.get(request.url)
@@ -263,9 +293,11 @@ class ArchiveEngine:
             return
         failure.request = request  # type: ignore[attr-defined]
         try:
-            self._take(request.errback(failure), response)
+            output = request.errback(failure)
         except Exception:
             self._spider_error(Failure(), request, response)
+            return
+        self._output(output, request, response)
 
     def _take(self, output: Iterable[Any] | None, response: Response | None) -> None:
         """Route a callback's output: requests to the loop, items to the pipelines."""
@@ -291,7 +323,12 @@ class ArchiveEngine:
     def _process_item(self, item: Any, response: Response | None) -> None:
         future = asyncio.ensure_future(self._item(item, response))
         self._items.add(future)
-        future.add_done_callback(self._items.discard)
+        future.add_done_callback(self._item_done)
+
+    def _item_done(self, future: asyncio.Future[Any]) -> None:
+        self._items.discard(future)
+        if self._room is not None and not self._room.done():
+            self._room.set_result(None)
 
     async def _item(self, item: Any, response: Response | None) -> None:
         spider, formatter = self.spider, self.crawler.logformatter
