@@ -73,6 +73,9 @@ LEGEND: tuple[tuple[str, str], ...] = (
      "design card, which measured it on the densest single block, the coarse node)"),
     ("seed 000, 001, 003", "the papers the algorithms come from: SCEDD and the design card (000), text "
      "density per line (001), characters per block (003); each chart shows one of them"),
+    ("smoothed", "seed 003 (blockstats): a block's characters averaged with its neighbours' (1/4, 1/2, 1/4)"),
+    ("density, text B, total B", "seed 001 (linedensity): a line's text bytes, all its bytes (tags included) "
+     "and their ratio, the line's text density"),
     ("N'min, Ncal", "seed 003's two thresholds on the smoothed characters per block: a run of main text is "
      "made of blocks of at least N'min, one of which reaches Ncal"),
     ("threshold", "seed 001: the text density a line needs to be kept; seed 000: the lowest density on the "
