@@ -32,6 +32,12 @@ SCORE_NEGATIVE_TOKENS: frozenset[str] = frozenset(
 
 #: HTML5 elements that are page chrome wherever they stand outside the article
 CHROME_TAGS: frozenset[str] = frozenset({"nav", "footer", "aside"})
+#: a picture and its caption: a caption describes the image, it is not the article's text (the fundus,
+#: trafilatura and ScrapingHub truths leave captions out; trafilatura drops <figure> unless asked for images)
+FIGURE_TAGS: frozenset[str] = frozenset({"figure", "figcaption"})
+
+#: class/id tokens of an image caption
+CAPTION_TOKENS: frozenset[str] = frozenset({"caption", "figcaption"})
 
 _SPLIT = re.compile(r"[\s\-_:.]+|(?<=[a-z])(?=[A-Z])")
 #: a utility-class variant prefix (Tailwind ``print:``, ``dark:``, ``md:[.x_&]:``): a condition, not a name
@@ -59,6 +65,15 @@ def looks_like_boilerplate(cls: str | None, ident: str | None) -> bool:
     return bool(
         (cls and _has_token(cls, BOILERPLATE_TOKENS)) or (ident and _has_token(ident, BOILERPLATE_TOKENS))
     )
+
+
+def is_caption(tag: str, cls: str | None) -> bool:
+    """Whether an element is a picture or its caption: <figure>, <figcaption>, or a ``caption`` class.
+
+    >>> is_caption("div", "wp-caption-text"), is_caption("p", "article-text")
+    (True, False)
+    """
+    return tag in FIGURE_TAGS or bool(cls and "caption" in cls.lower() and _has_token(cls, CAPTION_TOKENS))
 
 
 #: a cheap pre-check: every SCORE_NEGATIVE_TOKENS member contains one of these

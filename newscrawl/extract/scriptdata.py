@@ -9,7 +9,8 @@ there:
 - JSON data: the value of a body-like key (``BODY_KEYS``: ``articleBody``, ``body``, ``content``...): a
   string of text or HTML, or a list of blocks whose text is under ``TEXT_KEYS``.
 
-HTML is turned into paragraphs by the library's own ``document.paragraphs``. Parsing is bounded: scripts
+HTML is turned into paragraphs by the library's own ``document.paragraphs``, pictures and their captions
+left out. Parsing is bounded: scripts
 over ``SCRIPT_MAX_CHARS`` are skipped, at most ``SCRIPTS_MAX_CHARS`` are parsed per page and at most
 ``MAX_JSON_NODES`` values walked per script, so a hostile script costs milliseconds, not seconds.
 
@@ -30,6 +31,7 @@ from typing import Any
 
 from lxml import etree
 
+from newscrawl.extract.boilerplate import is_caption
 from newscrawl.extract.document import ParseError, body_of, collapse, paragraphs, parse_html
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
@@ -55,8 +57,12 @@ BODY_KEYS = frozenset(
 )
 #: keys that hold a block's text inside a body list, casefolded
 TEXT_KEYS = ("text", "content", "html", "value", "body", "plaintext")
-#: assignments of a state object in a script: ``window.__INITIAL_STATE__ =``, ``__NUXT_DATA__=``...
-_STATE_RE = re.compile(r"(?:window\.|self\.|globalThis\.)?(__[A-Z][A-Z0-9_]*__)\s*=\s*(?=[{\[])")
+#: a state object handed over in a script: assigned (``window.__INITIAL_STATE__ =``, ``__NUXT_DATA__=``) or
+#: pushed onto a queue named like one (``window["__RQ_R_1_"].push({...})``, a dehydrated React Query cache)
+_STATE_RE = re.compile(
+    r"(?:(?:window\.|self\.|globalThis\.)?(__[A-Z][A-Z0-9_]*__)\s*="
+    r"|(?:window|self|globalThis)(?:\.(__\w+)|\[\s*[\"'](__\w+)[\"']\s*\])\.push\()\s*(?=[{\[])"
+)
 _SCRIPT_OPEN_RE = re.compile(r"<script\b([^>]*)>", re.IGNORECASE)
 _NEXT_DATA_RE = re.compile(r"""\bid\s*=\s*["']?__NEXT_DATA__""", re.IGNORECASE)
 _JSON_TYPE_RE = re.compile(r"""\btype\s*=\s*["']?application/json""", re.IGNORECASE)
@@ -79,7 +85,9 @@ def text_paragraphs(value: str) -> list[str]:
     """A body string as paragraphs: HTML through the library's ``paragraphs``, plain text by line."""
     if _TAG_RE.search(value) and len(value) <= HTML_MAX_CHARS:
         try:
-            return paragraphs(body_of(parse_html(f"<div>{value}</div>")))
+            body = body_of(parse_html(f"<div>{value}</div>"))
+            captions = {el for el in body.iter(etree.Element) if is_caption(str(el.tag), el.get("class"))}
+            return paragraphs(body, skip=captions)
         except (ParseError, ValueError, etree.LxmlError):
             pass
     return [line for line in (collapse(x) for x in value.splitlines()) if line]
@@ -123,7 +131,7 @@ def _data_blocks(html: str) -> Iterator[tuple[str, Any]]:
                 value, _ = decoder.raw_decode(text, m.end())
             except (ValueError, RecursionError):
                 continue
-            yield m.group(1), value
+            yield m.group(1) or m.group(2) or m.group(3), value
             if budget <= 0:
                 return
 

@@ -150,3 +150,19 @@ def test_a_stray_html_end_tag_does_not_hide_the_article() -> None:
         f"<h1>关于批准发行特别国债的决议</h1><p>{gazette}</p></div></body></html>"
     )
     assert extract(html).text.endswith(gazette)
+
+
+def test_picture_captions_are_not_article_text() -> None:
+    figures = [
+        "<figure><img src='/a.jpg'><figcaption>The mayor at the council meeting.</figcaption></figure>",
+        "<div class='image'><img src='/b.jpg'></div><p class='caption'>Commuters at the north station.</p>",
+        "<div class='wp-caption'><img src='/c.jpg'><p class='wp-caption-text'>A map of the lines.</p></div>",
+        "", "", "",
+    ]
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><article>"
+        + "".join(f"<p>{p}</p>{fig}" for p, fig in zip(PARAS, figures, strict=True))
+        + "</article></body></html>"
+    )
+    text = extract(html).text
+    assert text.splitlines() == PARAS

@@ -91,3 +91,20 @@ def test_unclosed_scripts_end_the_scan():
 )
 def test_body_strings_become_paragraphs(value, expected):
     assert sd.text_paragraphs(value) == expected
+
+
+def test_a_state_pushed_onto_a_queue_gives_the_article_without_its_captions():
+    # a dehydrated query cache pushed in a script, its HTML body with a picture and caption
+    para = "市议会周二通过了新的公交计划，五条新线路将缩短北区的通勤时间。"
+    body = "<div class='img-box'><img src='/a.jpg'><div class='caption'><p>市长讲话。图片社</p></div></div>"
+    body += "".join(f"<p class='editor-p'>第{i}段：{para}</p>" for i in range(6))
+    state = {"queries": [{"state": {"data": {"detail": {"title": "公交计划", "contentHtml": body}}}}]}
+    html = (
+        "<html><body><div id='root'></div>"
+        f"<script>window[\"__RQ_R_1_\"] = window[\"__RQ_R_1_\"] || [];"
+        f"window[\"__RQ_R_1_\"].push({json.dumps(state, ensure_ascii=False)});</script></body></html>"
+    )
+    r = extract(html, algorithm="auto")
+    assert r.figures["script_data"]["source"] == "__RQ_R_1_"
+    assert len(r.text.splitlines()) == 6 and r.text.startswith("第0段")
+    assert "图片社" not in r.text

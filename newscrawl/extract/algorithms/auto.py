@@ -28,7 +28,8 @@ it fixes come from the choice of the content node:
   text, link share at most ``max_link_share``). An article split over repeated page chunks is read
   whole; a root without a class has none.
 - Inside the root (and each twin), subtrees are left out when they are page chrome (class/id tokens such
-  as ``share``, ``comment``, ``related``; <nav>, <aside>, <footer>) or link lists (link characters above
+  as ``share``, ``comment``, ``related``; <nav>, <aside>, <footer>; pictures and their captions:
+  <figure>, <figcaption>, a ``caption`` class, ``boilerplate.is_caption``) or link lists (link characters above
   ``max_link_share`` of their text), unless they hold more than ``chrome_max_share`` of the root's text.
   Chrome-looking elements of one tag and class that together hold more than that share are not chrome
   (``sidebar-grid__container`` blocks holding the article); utility-class variants such as Tailwind's
@@ -58,6 +59,7 @@ from newscrawl.extract.algorithms.base import fraction, positive, register
 from newscrawl.extract.boilerplate import (
     CHROME_TAGS,
     counts_against,
+    is_caption,
     looks_like_boilerplate,
     trim_edges,
 )
@@ -130,7 +132,8 @@ def content_scores(
 
 def is_chrome(el: Element) -> bool:
     """Whether an element is page chrome by its tag or its class/id tokens."""
-    return el.tag in CHROME_TAGS or looks_like_boilerplate(el.get("class"), el.get("id"))
+    tag, cls = str(el.tag), el.get("class")
+    return tag in CHROME_TAGS or is_caption(tag, cls) or looks_like_boilerplate(cls, el.get("id"))
 
 
 def _signature(el: Element) -> tuple[str, str]:
