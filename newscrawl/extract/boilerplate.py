@@ -76,6 +76,25 @@ def is_caption(tag: str, cls: str | None) -> bool:
     return tag in FIGURE_TAGS or bool(cls and "caption" in cls.lower() and _has_token(cls, CAPTION_TOKENS))
 
 
+#: classes that hide text from the eye and leave it to screen readers ("sr-only", "visually-hidden",
+#: "screen-reader-text", "element-invisible", "go-vh"): "(opens in a new window)" inside a link is not
+#: text a reader sees
+_UNSEEN_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:sr[-_]?only|visually[-_]?hidden|screen[-_]?reader(?:[-_]?(?:text|only))?|element[-_]invisible"
+    r"|off[-_]?screen|vh)(?=$|[\s_-])",
+    re.IGNORECASE,
+)
+
+
+def is_unseen(cls: str | None) -> bool:
+    """Whether a class hides its element's text from the eye (kept for screen readers).
+
+    >>> is_unseen("sr-only"), is_unseen("go-vh"), is_unseen("u-visuallyHidden"), is_unseen("hidden md:block")
+    (True, True, True, False)
+    """
+    return bool(cls and _UNSEEN_CLASS.search(cls))
+
+
 #: a cheap pre-check: every SCORE_NEGATIVE_TOKENS member contains one of these
 _NEGATIVE_HINT = re.compile(
     r"comment|repl|pinglun|liuyan|discus|disqus|footer|onetrust|consent|cookie|gdpr", re.IGNORECASE

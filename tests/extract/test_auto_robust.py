@@ -166,3 +166,75 @@ def test_picture_captions_are_not_article_text() -> None:
     )
     text = extract(html).text
     assert text.splitlines() == PARAS
+
+
+def test_text_hidden_for_screen_readers_is_left_out_even_inside_a_sentence() -> None:
+    hidden = "<a href='/report'>the report<span class='sr-only'> (opens in a new window)</span></a>"
+    first = f"The council published {hidden} on its website after the vote on Tuesday afternoon."
+    html = f"<html><body><nav>{links(6, 'nav')}</nav><article><p>{first}</p>{ps(PARAS)}</article></body>"
+    text = extract(html).text
+    assert text.splitlines()[0] == (
+        "The council published the report on its website after the vote on Tuesday afternoon."
+    )
+    assert "new window" not in text
+
+
+def test_a_body_block_holding_a_link_heavy_box_is_not_dropped_whole() -> None:
+    # the body's second block carries a slideshow of job ads: more link text than words, but its
+    # paragraphs are a large part of the article
+    jobs = links(12, "job")
+    more = [p.replace("The ", "Last year the ", 1) for p in PARAS[:3]]
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><article class='story'>"
+        f"<div class='text'>{ps(PARAS[:3])}</div><div class='text'>{jobs}{ps(PARAS[3:5])}</div>"
+        f"<div class='text'>{ps(PARAS[5:] + more)}</div></article></body></html>"
+    )
+    text = extract(html).text
+    assert text.splitlines() == PARAS + more
+
+
+LEAD = "A long debate ended with a clear majority for the five new lines across the north of the city."
+
+
+def test_the_lead_set_apart_between_headline_and_body_is_kept() -> None:
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><article><header><h1>Council backs transit plan</h1>"
+        f"<p class='subtitle'>{LEAD}</p><div class='byline'>By Ann Lee</div>"
+        f"<div class='share'>{links(3, 'share')}</div></header>"
+        f"<div class='body'>{ps(PARAS)}</div></article></body></html>"
+    )
+    r = extract(html)
+    assert r.text.splitlines() == [LEAD, *PARAS]
+    assert r.figures["lead_paragraphs"] == 1
+
+
+def test_no_lead_is_taken_from_a_page_region_far_from_the_body() -> None:
+    # the <h1> is the site's logo; a long teaser column stands between it and the article
+    teasers = "".join(f"<p>{p.replace('council', 'club')}</p>" for p in PARAS)
+    html = (
+        f"<html><body><h1>City Paper</h1><div class='column'>{teasers}</div>"
+        f"<div class='body'>{ps(PARAS)}</div></body></html>"
+    )
+    r = extract(html)
+    assert r.figures["lead_paragraphs"] == 0
+
+
+def test_ruby_readings_are_not_part_of_the_text() -> None:
+    ruby = "<ruby>子<rt>こ</rt></ruby>どもの<ruby>教育<rp>(</rp><rt>きょういく</rt><rp>)</rp></ruby>"
+    paras = [f"{ruby}について、市は新しい計画を発表しました。これは第{i}段落です。" for i in range(5)]
+    html = f"<html><body><nav>{links(6, 'nav')}</nav><article>{ps(paras)}</article></body></html>"
+    lines = extract(html).text.splitlines()
+    assert lines[0] == "子どもの教育について、市は新しい計画を発表しました。これは第0段落です。"
+    assert len(lines) == 5
+
+
+def test_a_caption_under_the_top_picture_is_not_taken_for_the_lead() -> None:
+    caption = "In this file photo, the mayor speaks to reporters outside the city hall on a rainy morning."
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><article><h1>Council backs transit plan</h1>"
+        f"<div class='hero'><img src='/a.jpg'></div><div class='credit'>{caption}</div>"
+        f"<div class='body'>{ps(PARAS)}</div></article></body></html>"
+    )
+    r = extract(html)
+    assert r.text.splitlines() == PARAS
+    assert r.figures["lead_paragraphs"] == 0

@@ -12,10 +12,10 @@ it fixes come from the choice of the content node:
 - The content score of a node is ``S_i = own_i + decay * sum(S_child)``, where ``own_i`` is the text
   directly in the node (its text and its children's tails), counted negative (times ``link_penalty``)
   inside <a> and inside reader-comment and footer blocks (class/id ``comment``, ``reply``, ``pinglun``,
-  ``footer`` ...) that hold less than ``comment_max_share`` of the body's text. The content root is the
-  node of maximum S. A decay below 1 lets a node win only when its children's text adds up to more
-  than the best single child, so the root settles on the lowest node that holds the bulk of the
-  non-link text.
+  ``footer`` ...) that hold less than ``comment_max_share`` of the body's text. The content root is
+  the node of maximum S. A decay below 1 lets a node win only when its children's text
+  adds up to more than the best single child, so the root settles on the lowest node that holds the
+  bulk of the non-link text.
   Consent dialogs (``onetrust``, ``consent``, ``cookie``, ``gdpr``) count against a root the same way.
   When no node scores above zero (a name such as ``id="comments-enabled article"`` around the whole
   article), the scores are taken again without the names: a name may lower a score, not empty the page.
@@ -29,12 +29,18 @@ it fixes come from the choice of the content node:
   whole; a root without a class has none.
 - Inside the root (and each twin), subtrees are left out when they are page chrome (class/id tokens such
   as ``share``, ``comment``, ``related``; <nav>, <aside>, <footer>; pictures and their captions:
-  <figure>, <figcaption>, a ``caption`` class, ``boilerplate.is_caption``) or link lists (link characters above
-  ``max_link_share`` of their text), unless they hold more than ``chrome_max_share`` of the root's text.
+  <figure>, <figcaption>, a ``caption`` class, ``boilerplate.is_caption``) or link lists (link
+  characters above ``max_link_share`` of their text), unless they hold more than ``chrome_max_share``
+  of the root's text.
   Chrome-looking elements of one tag and class that together hold more than that share are not chrome
   (``sidebar-grid__container`` blocks holding the article); utility-class variants such as Tailwind's
   ``print:`` are not names (``boilerplate.attr_tokens``). An inline element in running text is never
-  left out (``document.spare_running_text``): words are not cut from a kept paragraph.
+  left out (``document.spare_running_text``): words are not cut from a kept paragraph. Text hidden for
+  screen readers (``sr-only``, ``visually-hidden``: ``boilerplate.is_unseen``) and ruby readings (<rt>)
+  go even from inside a sentence: no word a reader sees is cut. A link-dense block holding at least
+  ``link_block_text_share`` of the root's non-link text is looked into rather than dropped whole.
+- The lead ("standfirst") that many pages set between the headline (<h1>) and the body is put in front
+  of the body (``lead``).
 - Last, page furniture at the edges of the text is trimmed: a disclaimer, related-links or print/close
   line in the last 30% of the text cuts the rest, and short editor/source lines at either end go
   (``boilerplate.trim_edges``).
@@ -46,8 +52,8 @@ Parameters (tuned on the dev sets, see docs/EVALUATION.md): ``decay = 0.75`` (0.
 chinese-wce, daniel-zh and scrapinghub), ``link_penalty = 1.0``, ``max_link_share = 0.5``,
 ``chrome_max_share = 0.5``, ``comment_max_share = 0.9``; ``short_threshold = 450`` bytes (seed 000);
 ``twin_min_share = 0.25`` and ``twin_levels = 6`` were set by reading pages (a magazine's three chunks
-sit five levels under their common ancestor), not tuned; see docs/EVALUATION.md for the leave-one-out
-check.
+sit five levels under their common ancestor), as were ``link_block_text_share = 0.2`` and the ``LEAD_*``
+constants, not tuned; see docs/EVALUATION.md for the leave-one-out check.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ from newscrawl.extract.boilerplate import (
     CHROME_TAGS,
     counts_against,
     is_caption,
+    is_unseen,
     looks_like_boilerplate,
     trim_edges,
 )
@@ -81,6 +88,19 @@ POST_STAMP = re.compile(
 )
 
 
+#: ruby annotations (the reading of a kanji set above it, <ruby>子<rt>こ</rt></ruby>): not the text itself
+RUBY_TEXT_TAGS = frozenset({"rt", "rp"})
+#: the lead between headline and body: a block of one paragraph, this long, ending as a sentence does
+LEAD_MIN_CHARS = 50
+LEAD_MAX_LINK_SHARE = 0.2
+#: a lead this long need not end in punctuation (many subtitles do not)
+LEAD_LONG_CHARS = 100
+LEAD_MAX_SHARE = 0.5
+LEAD_TAGS = frozenset({"p", "div", "h2", "h3", "span", "section", "header", "strong", "b", "em"})
+PICTURE_TAGS = ("img", "picture", "video", "figure")
+LEAD_END = re.compile(r"[.!?。！？…\"'»«“”」』)）]\s*$")
+
+
 @dataclass(frozen=True, slots=True)
 class AutoParams:
     short_threshold: int = SHORT_THRESHOLD_BYTES
@@ -91,6 +111,7 @@ class AutoParams:
     comment_max_share: float = 0.9
     twin_min_share: float = 0.25
     twin_levels: int = 6
+    link_block_text_share: float = 0.2
 
     def validate(self) -> None:
         positive("short_threshold", self.short_threshold)
@@ -101,6 +122,7 @@ class AutoParams:
         fraction("comment_max_share", self.comment_max_share)
         fraction("twin_min_share", self.twin_min_share)
         positive("twin_levels", self.twin_levels)
+        fraction("link_block_text_share", self.link_block_text_share)
 
 
 def content_scores(
@@ -162,18 +184,26 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
     chars = stats.chars
     limit = params.chrome_max_share * chars[root]
     keep = chrome_holding_the_text(stats, root, limit)
+    links = stats.link_chars
+    # a link-dense block holding this much of the root's non-link text is looked into, not dropped whole
+    text_floor = params.link_block_text_share * (chars[root] - links[root])
     skip: set[Element] = set()
+    unseen: set[Element] = set()
     i, end = root + 1, stats.subtree_end(root)
     while i < end:
         el, c = els[i], chars[i]
         if c and c < limit and el.tag != "a" and (
-            stats.link_chars[i] > params.max_link_share * c or (is_chrome(el) and _signature(el) not in keep)
+            (links[i] > params.max_link_share * c and c - links[i] < text_floor)
+            or (is_chrome(el) and _signature(el) not in keep)
         ):
             skip.add(el)
             i = stats.subtree_end(i)
+        elif c and c < limit and (el.tag in RUBY_TEXT_TAGS or is_unseen(el.get("class"))):
+            unseen.add(el)  # no word of the running text is cut: it goes even from inside a sentence
+            i = stats.subtree_end(i)
         else:
             i += 1
-    skip = spare_running_text(skip)
+    skip = spare_running_text(skip) | unseen
     return skip, sum(chars[stats.index[el]] for el in skip)
 
 
@@ -241,6 +271,79 @@ def first_post(stats: NodeStats, root: int, params: AutoParams) -> int:
     return posts[0]
 
 
+def lead(stats: NodeStats, root: int) -> list[str]:
+    """The article's lead when it stands between the headline and the content root, outside both.
+
+    The headline is the last <h1> that ends before ``root``. Between its end and ``root``, a block of
+    one paragraph that reads as sentences (at least ``LEAD_MIN_CHARS`` characters, ending in sentence
+    punctuation unless ``LEAD_LONG_CHARS`` long, links at most ``LEAD_MAX_LINK_SHARE``, no chrome
+    around it, no picture in or just before it) is the lead ("standfirst") that many pages set apart
+    from the body. Nothing is taken when the stretch between holds more than ``LEAD_MAX_SHARE`` of the
+    root's non-link text (the <h1> is then a logo or a distant heading)."""
+    tags, chars, links = stats.tag, stats.chars, stats.link_chars
+    h1 = -1
+    for i in range(root - 1, 0, -1):
+        if tags[i] == "h1" and stats.subtree_end(i) <= root:
+            h1 = i
+            break
+    if h1 < 0:
+        return []
+    start = stats.subtree_end(h1)
+    blocks: list[int] = []  # the largest elements between the headline and the root, not around the root
+    i = start
+    while i < root:
+        if stats.subtree_end(i) > root:
+            i += 1
+        else:
+            blocks.append(i)
+            i = stats.subtree_end(i)
+    if sum(chars[i] - links[i] for i in blocks) > LEAD_MAX_SHARE * (chars[root] - links[root]):
+        return []
+    out: list[str] = []
+    i = start
+    els = stats.elements
+    while i < root:
+        c = chars[i]
+        if c < LEAD_MIN_CHARS or links[i] > LEAD_MAX_LINK_SHARE * c or stats.subtree_end(i) > root:
+            i += 1
+            continue
+        el = els[i]
+        if not is_chrome(el) and tags[i] in LEAD_TAGS and not _by_a_picture(el):
+            paras = paragraphs(el)
+            if (
+                len(paras) == 1
+                and _reads_as_lead(paras[0])
+                and paras[0] not in out
+                and not _in_chrome(stats, i, start)
+            ):
+                out.append(paras[0])
+        i = stats.subtree_end(i)
+    return out
+
+
+def _by_a_picture(el: Element) -> bool:
+    """Whether ``el`` holds a picture or follows one: an unmarked caption, not a lead."""
+    prev = el.getprevious()
+    for node in (el, prev) if prev is not None else (el,):
+        if node.tag in PICTURE_TAGS or next(node.iter(*PICTURE_TAGS), None) is not None:
+            return True
+    return False
+
+
+def _reads_as_lead(text: str) -> bool:
+    return len(text) >= LEAD_LONG_CHARS or bool(LEAD_END.search(text))
+
+
+def _in_chrome(stats: NodeStats, i: int, start: int) -> bool:
+    """Whether an ancestor of ``i`` that begins after ``start`` is chrome."""
+    p = stats.parent[i]
+    while p >= start:
+        if is_chrome(stats.elements[p]):
+            return True
+        p = stats.parent[p]
+    return False
+
+
 def _same_path(stats: NodeStats, i: int, path: list[tuple[str, str]]) -> bool:
     for tag, cls in path:
         if stats.tag[i] != tag or _class_of(stats.elements[i]) != cls:
@@ -268,7 +371,8 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
     thread_root = root
     root = first_post(stats, root, params)
     parts = twins(stats, root, params)
-    paras_list: list[str] = []
+    paras_list = lead(stats, parts[0])
+    led = len(paras_list)
     dropped = 0
     skipped = 0
     for part in parts:
@@ -277,6 +381,10 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
         dropped += lost
         skipped += len(skip)
     node = stats.elements[root]
+    body_text = set(paras_list[led:])
+    leads = [p for p in paras_list[:led] if p not in body_text]  # not a lead the body repeats
+    paras_list[:led] = leads
+    led = len(leads)
     paras = tuple(paras_list)
     kept = trim_edges(paras)
     size = sum(len(p.encode("utf-8")) for p in kept)
@@ -303,6 +411,7 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
                 "pruned_subtrees": skipped,
                 "twin_parts": len(parts),
                 "first_post_of_thread": root != thread_root,
+                "lead_paragraphs": led,
                 "pruned_chars": dropped,
                 "trimmed_paragraphs": len(paras) - len(kept),
             }
