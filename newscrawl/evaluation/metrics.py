@@ -334,13 +334,34 @@ def aggregate_snippets(pages: Iterable[SnippetCounts]) -> PRF:
 # --- title and date --------------------------------------------------------------------------------------
 
 
-def title_match(predicted: str | None, truth: str) -> bool:
-    """Exact match after whitespace normalisation; no title never matches.
+#: typographic variants of the apostrophe and the double quote, and invisible characters (soft hyphen,
+#: zero-width space and joiners, word joiner, BOM): a title is the same headline whichever of these its
+#: page or its annotator used (fundus's truths take og:title's straight quotes where the <h1> prints
+#: curly ones; some truths keep a soft hyphen or a trailing zero-width space)
+_TITLE_TYPOGRAPHY = str.maketrans(
+    {**dict.fromkeys("‘’‚‛′`", "'"), **dict.fromkeys("“”„‟″", '"'),
+     **dict.fromkeys("\xad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff", "")}
+)  # fmt: skip
 
-    >>> title_match(" A  title\\n", "A title")
+
+def title_key(text: str) -> str:
+    """``text`` as titles are compared: white space collapsed, quote marks and apostrophes in their plain
+    form, invisible characters dropped. Letter case is kept.
+
+    >>> title_key("Biden’s  “new” re\\xadcord\\u200b") == 'Biden\\'s "new" record'
     True
     """
-    return predicted is not None and normalize_space(predicted) == normalize_space(truth)
+    return normalize_space(text.translate(_TITLE_TYPOGRAPHY))
+
+
+def title_match(predicted: str | None, truth: str) -> bool:
+    """Exact match up to white space, quote-mark typography and invisible characters (:func:`title_key`);
+    no title never matches.
+
+    >>> title_match(" A  title\\n", "A title"), title_match("Biden’s plan", "Biden's plan")
+    (True, True)
+    """
+    return predicted is not None and title_key(predicted) == title_key(truth)
 
 
 def author_names(value: str | Sequence[str]) -> frozenset[str]:

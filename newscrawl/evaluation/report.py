@@ -104,7 +104,8 @@ Metrics (per page, then over the dataset):
   extracted characters outside it are at most 5% / 2% of the truth's length.
 - **snippets**: trafilatura's test: whitespace-normalised substring search of each `with` (must appear) and
   `without` (must not appear) segment; precision, recall, F1, accuracy over all segments.
-- **title exact**: equal after whitespace normalisation.
+- **title exact**: equal after whitespace normalisation, with curly quotes and apostrophes read as straight
+  ones and invisible characters (soft hyphen, zero-width space) dropped; letter case counts.
 - **same names** (author): the person the page credits (our `author`, else our `editor`: the truths credit
   the editor, 责任编辑, where no writer is named) has the same set of names as the truth, ignoring case,
   spacing, order and list separators ("、", ";", ",", "and"/"und", spaces between Chinese names); a truth

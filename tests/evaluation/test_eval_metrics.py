@@ -193,6 +193,14 @@ def test_title_matches_after_whitespace_normalisation_only():
     assert not m.title_match(None, "标题")
 
 
+def test_title_match_ignores_quote_typography_and_invisible_characters():
+    assert m.title_match("Mexico’s economy grew", "Mexico's economy grew")
+    assert m.title_match("„Wir bleiben“, sagt sie", '"Wir bleiben", sagt sie')
+    assert m.title_match("Helikopter\xadlandeplatz geplant", "Helikopterlandeplatz geplant\u200b")
+    assert not m.title_match("Mexico’s economy grew", "Mexico's economy shrank")
+    assert not m.title_match("« Non » dit-il", '"Non" dit-il')  # guillemets are not respelled
+
+
 def test_date_compares_the_calendar_day_as_written():
     assert m.date_match("2005-05-07T08:00:00+08:00", "2005-05-07T21:23:57")
     assert not m.date_match("2005-05-08T00:30:00+08:00", "2005-05-07")
