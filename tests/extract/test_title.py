@@ -155,6 +155,98 @@ def test_white_space_inside_the_heading_is_collapsed():
     assert title(html)[0] == "全市新增 三条 公交线路"
 
 
+def test_declared_title_gives_the_separator_the_heading_draws_with_markup():
+    html = page(
+        '<meta property="og:title" content="Flut-Ausschuss: Zwei Rücktritte und viele offene Fragen">',
+        "<h1><span>Flut-Ausschuss</span> <span>Zwei Rücktritte und viele offene Fragen</span></h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Flut-Ausschuss: Zwei Rücktritte und viele offene Fragen", "meta:og:title")
+
+
+def test_declared_title_with_other_punctuation_leaves_the_heading_as_printed():
+    html = page(
+        '<meta property="og:title" content="Alles hat seine Zeit...">',
+        "<h1>Alles hat seine Zeit…</h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Alles hat seine Zeit…", "heading:h1")
+
+
+def test_of_two_h1_the_one_the_declared_title_states_wins_over_the_nearer():
+    html = page(
+        '<meta property="og:title" content="Harbour pipeline plan flagged by councils - Example Times">',
+        "<h1>Harbour pipeline plan flagged by councils</h1><p>Photo</p><h1>… residents are worried</h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Harbour pipeline plan flagged by councils", "heading:h1")
+
+
+def test_one_shared_word_is_no_backing_for_a_second_h1():
+    html = page(
+        '<meta property="og:title" content="The most beautiful end of the world: Montauk">',
+        "<h1>The most beautiful end of the world: Montauk</h1><div>intro</div><h1>Downtown Montauk</h1>",
+        body=BODY_EN,
+    )
+    assert title(html)[0] == "The most beautiful end of the world: Montauk"
+
+
+def test_guillemets_quoting_part_of_the_headline_are_not_separators():
+    html = page(
+        "<title>Le syndicat alerte sur la « gravité de la situation » | Le Quotidien</title>",
+        "<h1>Le syndicat alerte sur la « gravité de la situation »</h1>",
+        body=BODY_EN,
+    )
+    assert title(html)[0] == "Le syndicat alerte sur la « gravité de la situation »"
+
+
+def test_a_closing_guillemet_of_a_quoted_headline_is_kept():
+    html = page(
+        '<meta property="og:title" content="Angriff: «Die Zurückhaltung hat mit den USA zu tun»">',
+        "<h1><span>Krise im Osten</span> - «Die Zurückhaltung hat mit den USA zu tun»</h1>",
+        body=BODY_EN,
+    )
+    assert title(html)[0] == "«Die Zurückhaltung hat mit den USA zu tun»"
+
+
+def test_guillemet_breadcrumbs_still_split():
+    parts = split_title("Startseite » Politik » Neue Regeln für Mieter")
+    assert parts == ["Startseite", "Politik", "Neue Regeln für Mieter"]
+
+
+def test_korean_bar_letter_separates_the_site_and_a_hyphened_section_goes_with_it():
+    html = page(
+        '<meta property="og:title" content="여야, 예산안 처리 합의…본회의 통과-정치ㅣ가상일보">'
+        '<meta property="og:site_name" content="가상일보">',
+        body=BODY_EN,
+    )
+    assert title(html) == ("여야, 예산안 처리 합의…본회의 통과", "meta:og:title")
+
+
+def test_hyphen_inside_a_korean_headline_stays():
+    html = page('<meta property="og:title" content="한-미 정상회담 서울서 열려">', body=BODY_EN)
+    assert title(html)[0] == "한-미 정상회담 서울서 열려"
+
+
+def test_a_short_heading_inside_a_longer_title_part_is_not_the_title():
+    cleaned = clean_title("沿岸で震度5弱、各地に津波注意報 気象庁 | 架空新聞", site(), heading="津波注意報")
+    assert cleaned == "沿岸で震度5弱、各地に津波注意報 気象庁"
+
+
+def test_a_heading_that_is_a_whole_part_of_the_title_is_the_title():
+    assert clean_title("Storm - schools close | Example Times", site(), heading="Storm - schools close") == (
+        "Storm - schools close"
+    )
+
+
+def test_site_name_after_a_colon_at_the_end_is_dropped():
+    html = page(
+        '<meta property="og:title" content="沿岸で震度5弱、各地に津波注意報 気象庁：架空新聞デジタル">'
+        '<meta property="og:site_name" content="架空新聞デジタル">',
+    )
+    assert title(html)[0] == "沿岸で震度5弱、各地に津波注意報 気象庁"
+
+
 # --- rule 3: the cleaned <title> -------------------------------------------------------------------
 
 

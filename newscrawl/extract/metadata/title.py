@@ -7,12 +7,13 @@ Candidates (``Found.source`` names the one that produced the value):
   the ArticleTitle meta of Chinese government pages, name="title" (first found wins).
 - ``heading:<tag>`` -- seed 003's rule in DOM terms: among the h1-h6 from ``HEADING_LINES_BEFORE`` block
   lines before the first main paragraph to ``HEADING_LINES_AFTER`` after it, the highest level wins (h1
-  over h2 ...), then the one nearest the text; without one, the page's first <h1>. Headings that are the
+  over h2 ...), then one a declared title states (:func:`backs`), then the one nearest the text; without
+  one, the page's first <h1> (a stated one first). Headings that are the
   site's name or banner are skipped; ruby readings and a "| Site" part inside the heading are dropped.
 - ``title-tag`` -- the <title>, cleaned with seed 003's stop list.
 
 Cleaning a declared title or the <title>: split on the separators of ``data/title_separators.txt`` (a
-colon only after a site name), drop the parts that are site or channel names (``data/site_names.txt``,
+colon only after or before a site name; guillemets that quote are no separators), drop the parts that are site or channel names (``data/site_names.txt``,
 og:site_name, the host, domain names, short parts ending in 网/频道/新闻中心 ...) or keyword lists, and keep
 the part agreeing with the heading, else with the other declared title, else the longest one.
 
@@ -20,7 +21,9 @@ Order and cross-check:
 
 1. the heading, when a declared title or the <title> backs it (shares ``SUPPORT_OVERLAP`` of its words),
    or when it is the <h1> right above the text. A kicker or subtitle in its own child element is dropped
-   when the declared title matches the rest better (``refine_heading``). The datasets' titles are the
+   when the declared title matches the rest better (``refine_heading``); a declared title that is the
+   heading with a separator put in ("Kicker: Headline" for ``<h1><span>Kicker</span> Headline</h1>``,
+   :func:`adds_separators`) is given as declared. The datasets' titles are the
    visible headline: where og:title and the <h1> differ, the <h1> is right far more often (trafilatura).
 2. the cleaned declared title (so a meta title that is only the site name never wins: it cleans to nothing);
 3. the cleaned <title>;
@@ -33,6 +36,7 @@ White space is collapsed and no title is longer than ``MAX_TITLE_CHARS``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib.resources import files
 from typing import NamedTuple
@@ -92,12 +96,22 @@ MIN_HEADING_CHARS = 2
 _HEADING_TAGS = frozenset(HEADING_TAGS)
 #: "Site name: headline" -- a colon splits only when what precedes it is a site or channel name
 _SITE_PREFIX = re.compile(r"^([^:：]{2,30})\s*[:：]\s*(?=\S)")
+#: "Headline：Site name" -- a colon at the end splits only before the site's own or a known name
+_SITE_SUFFIX = re.compile(r"(?<=\S)\s*[:：]\s*([^:：]{2,30})$")
 #: a part that is a domain name ("EXAMPLE.COM", "news.example.cn")
 _DOMAIN = re.compile(r"^(?:www\.)?[\w-]+(?:\.[\w-]+)*\.(?:com|cn|net|org|de|uk|fr|tw|hk|info|news|co)$", re.I)
 #: a part that is a keyword list ("白酒,公款消费,奢侈品"): three or more short comma-separated items
 _KEYWORD_LIST = re.compile(r"^[^,，、]{1,8}(?:[,，、][^,，、]{1,8}){2,}[,，、]?$")
+#: a short section name hyphened onto the end of a CJK or Korean headline ("…커졌다-정치", "…表示-国际")
+_SECTION_SUFFIX = re.compile(
+    r"(?<=[\u3400-\u9fff\uac00-\ud7af\"'”’」』)])[-–][\u3400-\u9fff\uac00-\ud7af]{1,4}$"
+)
 #: separators and breadcrumb arrows left at the ends of a heading piece
-_PIECE_STRIP = " |:：-–—·•>〉»›/"
+_PIECE_STRIP = " |｜ㅣ│:：-–—·•>〉»›/／"
+#: characters a declared title may put between a heading's kicker and headline
+_SEPARATOR_CHARS = frozenset(":：/／|｜-–—·•»›")
+#: a quotation in guillemets, either way round (French and Swiss «…», German »…«), single ones too
+_GUILLEMET_QUOTE = re.compile(r"«[^«»\n]{1,200}»|»[^«»\n]{1,200}«|‹[^‹›\n]{1,200}›")
 _NON_WORD = re.compile(r"[\W_]+")
 _SPACE = re.compile(r"\s+")
 
@@ -179,9 +193,51 @@ class SiteContext:
         return len(compact) <= CHANNEL_MAX_CHARS and compact.endswith(CHANNEL_SUFFIXES)
 
 
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Where guillemets are quotes, not separators: each «…» (or German »…«) pair."""
+    if "«" not in text and "‹" not in text and "›" not in text:
+        return []
+    return [m.span() for m in _GUILLEMET_QUOTE.finditer(text)]
+
+
 def split_title(text: str) -> list[str]:
-    """The parts of a <title> between separators (empty parts dropped)."""
-    return [p.strip() for p in separator_pattern().split(text) if p and p.strip()]
+    """The parts of a <title> between separators (empty parts dropped). A guillemet that opens or closes
+    a quotation ("Chiesa ruft zum «Widerstand» auf") is part of the text, not a separator.
+
+    >>> split_title("Sur la « gravité » du moment | Le Site")
+    ['Sur la « gravité » du moment', 'Le Site']
+    """
+    quoted = _quoted_spans(text)
+    parts: list[str] = []
+    start = 0
+    for m in separator_pattern().finditer(text):
+        if not m.group().strip() and m.start() == m.end():
+            continue
+        if any(a <= m.start() < b or a < m.end() <= b for a, b in quoted):
+            continue
+        parts.append(text[start : m.start()])
+        start = m.end()
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p and p.strip()]
+
+
+def _strip_piece(text: str) -> str:
+    """``text`` without separators and arrows at its ends, keeping a guillemet that opens or closes a
+    quotation of the text ("«Zitat»", "»Zitat« sagt er").
+
+    >>> _strip_piece(" - «Die Lage ist ernst» "), _strip_piece("» Politik")
+    ('«Die Lage ist ernst»', 'Politik')
+    """
+    text = text.strip()
+    start = len(text) - len(text.lstrip(_PIECE_STRIP))
+    end = len(text.rstrip(_PIECE_STRIP))
+    if start >= end:
+        return ""
+    if text[0] in "»›" and any(a == 0 for a, _ in _quoted_spans(text[:end])):
+        start = 0
+    if text[-1] in "»›" and any(b == len(text) - start for _, b in _quoted_spans(text[start:])):
+        end = len(text)
+    return text[start:end]
 
 
 def clean_title(
@@ -196,19 +252,22 @@ def clean_title(
     '标题内容'
     """
     text = collapse(text)
-    if heading:
-        # the whole heading inside the <title>: the heading is the title, separators and all
-        h = _compact(heading)
-        if len(h) >= 4 and h in _compact(text):
-            return heading
     parts = split_title(text)
+    if heading and _whole_parts(heading, text, parts):
+        return heading  # the whole heading inside the <title>: the heading is the title, separators and all
     if len(parts) == 1:
         prefix = _SITE_PREFIX.match(parts[0])
         if prefix and site.is_site(prefix.group(1)):
             parts = [parts[0][prefix.end() :]]  # "中时医疗网：标题" -> "标题"
+        suffix = _SITE_SUFFIX.search(parts[0])
+        if suffix and site.is_name(suffix.group(1)):
+            parts = [parts[0][: suffix.start()]]  # "見出し：新聞デジタル" -> "見出し"
     keep = [p for p in parts if not site.is_site(p) and not _KEYWORD_LIST.match(p)]
     if not keep:
         return None
+    if len(parts) > 1 and keep[-1] == parts[-2] and site.is_site(parts[-1]):
+        # "제목-정치ㅣ한국일보": a section name hyphened onto the headline, right before the site's name
+        keep[-1] = _SECTION_SUFFIX.sub("", keep[-1]) or keep[-1]
     if len(keep) == 1:
         return keep[0]
     for ref in (heading, reference):
@@ -219,6 +278,17 @@ def clean_title(
             if overlap(best, ref) >= SUPPORT_OVERLAP and len(_compact(best)) * 4 >= len(_compact(ref)):
                 return best
     return max(keep, key=len)
+
+
+def _whole_parts(heading: str, text: str, parts: list[str]) -> bool:
+    """True when ``heading`` is in ``text`` as one or more whole parts between its separators: "A - B" in
+    "A - B | Site", not "津波注意報" in the middle of "…1メートルの津波注意報 気象庁：朝日新聞デジタル"."""
+    h = _compact(heading)
+    if len(h) < 4 or h not in _compact(text):
+        return False
+    key = name_key(heading)
+    keys = [name_key(p) for p in parts]
+    return any(key == "".join(keys[i:j]) for i in range(len(keys)) for j in range(i + 1, len(keys) + 1))
 
 
 def _json_ld_headline(meta: PageMeta) -> str | None:
@@ -330,7 +400,28 @@ def strip_site_parts(text: str, site: SiteContext) -> str:
         text = text[: text.rfind(parts[-1])]
     if site.is_name(parts[0]):
         text = text[text.find(parts[0]) + len(parts[0]) :]
-    return text.strip(_PIECE_STRIP) or text
+    return _strip_piece(text) or text
+
+
+def adds_separators(declared: str, heading: str) -> bool:
+    """True when ``declared`` is ``heading`` with separators put in between its words and nothing else
+    changed: "Kicker: Headline" for the heading "Kicker Headline" (or "KickerHeadline").
+
+    >>> adds_separators("Kenia: Nairobi von unten", "Kenia Nairobi von unten")
+    True
+    >>> adds_separators("Alles hat seine Zeit...", "Alles hat seine Zeit…"), adds_separators("A - B", "A – B")
+    (False, False)
+    """
+    d, h = _compact(_strip_piece(declared)), _compact(heading)
+    if d == h or len(d) <= len(h):
+        return False
+    j = 0
+    for ch in d:
+        if j < len(h) and ch == h[j]:
+            j += 1
+        elif ch not in _SEPARATOR_CHARS:
+            return False
+    return j == len(h)
 
 
 class Heading(NamedTuple):
@@ -340,15 +431,22 @@ class Heading(NamedTuple):
     element: Element | None = None
 
 
-def find_heading(page: Page, body: BodyResult, site: SiteContext | None = None) -> Heading | None:
-    """Seed 003's heading: the highest-level heading near the start of the main text.
+def find_heading(
+    page: Page, body: BodyResult, site: SiteContext | None = None, backing: Sequence[str] = ()
+) -> Heading | None:
+    """Seed 003's heading: the highest-level heading near the start of the main text; of several at that
+    level, one that the page's declared titles (``backing``) back, then the nearest.
 
     Without a main text to anchor on, or when no heading lies near it, the first <h1> of the page stands in
-    (one <h1> per page is the headline on most article pages).
+    (one <h1> per page is the headline on most article pages), a backed one first.
     """
+
+    def unbacked(text: str) -> int:
+        return 0 if any(backs(v, text) for v in backing) else 1
+
     stats = page.stats
     anchor = text_anchor(page, body)
-    best: tuple[tuple[int, int], str, str, Element] | None = None
+    best: tuple[tuple[int, int, int], str, str, Element] | None = None
     if anchor is not None:
         elements, line = stats.elements, stats.line
         line_a = line[anchor]
@@ -363,18 +461,25 @@ def find_heading(page: Page, body: BodyResult, site: SiteContext | None = None) 
             tag = elements[i].tag
             if tag not in _HEADING_TAGS:
                 continue
-            rank = (int(tag[1]), abs(line_a - line[i]))
-            if best is not None and rank >= best[0]:
+            level = int(tag[1])
+            if best is not None and level > best[0][0]:
                 continue
             text = _heading_text(elements[i], site)
             if text:
-                best = (rank, tag, text, elements[i])
-    if best is not None and best[1] == "h1":
+                rank = (level, unbacked(text), abs(line_a - line[i]))
+                if best is None or rank < best[0]:
+                    best = (rank, tag, text, elements[i])
+    if best is not None and best[1] == "h1" and (not best[0][1] or not backing):
         return Heading(best[1], best[2], True, best[3])
+    first: Heading | None = Heading(best[1], best[2], True, best[3]) if best and best[1] == "h1" else None
     for h in page.root.iter("h1"):
         text = _heading_text(h, site)
         if text:
-            return Heading("h1", text, False, h)
+            if not unbacked(text):
+                return Heading("h1", text, False, h)
+            first = first or Heading("h1", text, False, h)
+    if first is not None:
+        return first
     return Heading(best[1], best[2], True, best[3]) if best else None
 
 
@@ -388,6 +493,19 @@ def overlap(a: str, b: str) -> float:
     if not ta or not tb:
         return 0.0
     return len(ta & tb) / min(len(ta), len(tb))
+
+
+def backs(declared: str, heading: str) -> bool:
+    """True when a declared title states ``heading``: at least ``SUPPORT_OVERLAP`` of the longer one's
+    words are shared (so one shared word of a two-word heading is no backing).
+
+    >>> backs("SA pipeline flagged - The Namibian", "SA pipeline flagged")
+    True
+    >>> backs("Das schönste Ende der Welt: Montauk", '"Downtown" Montauk')
+    False
+    """
+    ta, tb = _tokens(declared), _tokens(heading)
+    return bool(ta and tb) and len(ta & tb) / max(len(ta), len(tb)) >= SUPPORT_OVERLAP
 
 
 def _tokens(text: str) -> set[str]:
@@ -410,7 +528,7 @@ def refine_heading(heading: Heading, reference: str | None) -> str:
         return heading.text
     pieces = [clip(visible_text(child)) for child in el]
     own = clip((el.text or "") + " ".join(child.tail or "" for child in el))
-    candidates = [p.strip(_PIECE_STRIP) for p in (*pieces, own) if p]
+    candidates = [_strip_piece(p) for p in (*pieces, own) if p]
     candidates = [p for p in candidates if len(_compact(p)) >= MIN_HEADING_CHARS]
     if len(candidates) < 2:
         return heading.text
@@ -424,22 +542,29 @@ def find_title(page: Page, body: BodyResult) -> Found:
     """The page's title by the chain in the module docstring; ``Found()`` when nothing qualifies."""
     meta = page.meta
     site = SiteContext(meta, page.url)
-    heading = find_heading(page, body, site)
+    declared = meta_title(meta, page.html)
+    declared_raw = declared[1] if declared else None
+    backing = [v for v in (declared_raw, meta.title) if v]
+    heading = find_heading(page, body, site, backing)
     if heading and site.is_site(heading.text):
         heading = None  # a heading like "某某省人民政府网站" is the site's banner
     heading_text = heading.text if heading else None
-    declared = meta_title(meta, page.html)
-    declared_raw = declared[1] if declared else None
     if heading:
         tag, text = heading.tag, heading.text
         # the heading is trusted when the page's declared titles back it up, or when it is the <h1> right
         # above the text (measured: +1 on trafilatura's titles, +1 on daniel-zh)
-        backing = [v for v in (declared_raw, meta.title) if v]
         supported = any(overlap(text, v) >= SUPPORT_OVERLAP for v in backing)
         if supported or (tag == "h1" and (not backing or heading.near)):
             raw = declared_raw or meta.title
-            if not raw or _compact(strip_site_parts(raw, site)) == _compact(text):
+            if not raw:
+                return Found(text, f"heading:{tag}")
+            stripped = strip_site_parts(raw, site)
+            if _compact(stripped) == _compact(text):
                 return Found(text, f"heading:{tag}")  # the page declares exactly this heading
+            if adds_separators(stripped, text):
+                # the heading's words with a separator it draws with markup only
+                # ("<h1><span>Kicker</span> Headline</h1>" declared "Kicker: Headline")
+                return Found(_strip_piece(stripped), f"meta:{declared[0]}" if declared else "title-tag")
             return Found(refine_heading(heading, clean_title(raw, site)), f"heading:{tag}")
     if declared:
         value = clip(clean_title(declared[1], site, heading_text, meta.title))
