@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from newscrawl.extract import extract
-from newscrawl.extract.metadata.author import MAX_AUTHOR_CHARS, clean_value
+from newscrawl.extract.metadata.author import MAX_AUTHOR_CHARS, clean_value, split_names
 
 SENTENCE_ZH = "这是一段新闻正文，讲述了本地发生的一件事情，市民反映情况良好。"
 SENTENCE_EN = "The council met on Tuesday evening to discuss the new budget for schools. "
@@ -213,6 +213,58 @@ def test_declared_author_naming_a_newspaper_is_not_the_author():
 
 def test_source_keyword_without_colon_in_running_text_is_ignored():
     assert author(page(first="消息来源表明该事件仍在调查之中。")) == (None, None)
+
+
+def test_picture_credits_in_a_json_ld_author_list_are_dropped():
+    obj = {"@type": "NewsArticle", "author": [{"name": "Jane Doe"}, {"name": "Image: Example Images"}]}
+    html = page(ld(obj), en=True)
+    assert author(html) == ("Jane Doe", "json-ld:author")
+
+
+def test_names_joined_by_an_ampersand_stay_two_names():
+    r = extract(page(top="作者：晨风&小雨"))
+    assert r.authors == ("晨风", "小雨")
+
+
+def test_wide_gap_parts_chinese_names_without_a_common_surname():
+    assert split_names("伊琳  李清芬") == ("伊琳", "李清芬")
+    assert split_names("大渡 美咲") == ("大渡 美咲",)
+
+
+def test_post_footer_by_after_the_time():
+    html = page(last="〓 明星话题 发布时间 2005/03/15 22:36:13 by 小蓝鲸 〓")
+    assert author(html) == ("小蓝鲸", "line:writer")
+
+
+def test_declared_chinese_organisation_yields_to_a_closing_name():
+    html = page('<meta name="author" content="大河网络">', last="（袁明）")
+    assert author(html) == ("袁明", "line:writer")
+
+
+def test_declared_chinese_organisation_is_kept_when_nothing_else_is_found():
+    assert author(page('<meta name="author" content="大河网络">')) == ("大河网络", "meta:author")
+
+
+def test_reporter_and_intern_lines_make_one_byline():
+    html = page(top="<p>本报记者 王明 李华</p><p>本报实习生 张强</p>")
+    r = extract(html)
+    assert set(r.authors) == {"王明", "李华", "张强"} and r.sources["author"] == "line:writer"
+
+
+def test_names_alone_between_headline_and_text_are_the_byline():
+    html = page(first="我是怎样走上写作之路的</p><p>晨曦")
+    assert author(html) == ("晨曦", "line:opening")
+
+
+def test_several_names_between_headline_and_text():
+    html = page(first="社会资本与再就业研究</p><p>赵明、风笑")
+    r = extract(html)
+    assert r.authors == ("赵明", "风笑") and r.sources["author"] == "line:opening"
+
+
+def test_a_short_line_after_a_sentence_is_not_an_opening_byline():
+    html = page(first="记者今天走访了多个社区。</p><p>晨曦")
+    assert author(html) == (None, None)
 
 
 # --- cleaning and absence --------------------------------------------------------------------------

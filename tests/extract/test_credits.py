@@ -134,3 +134,21 @@ def test_no_credits_on_a_plain_page():
     html = f"<html><body><h1>地铁新线开通</h1><div>{BODY}</div></body></html>"
     r = extract(html)
     assert (r.editor, r.source, r.original_title) == (None, None, None)
+
+
+def test_a_person_named_as_the_source_is_the_writer_when_none_is_named():
+    r = extract(sina(end="<p>来源: 李娟</p>"))
+    assert (r.author, r.sources["author"], r.source) == ("李娟", "line:source-person", "李娟")
+
+
+def test_an_outlet_as_the_source_is_never_the_writer():
+    r = extract(sina(end="<p>来源：新京报</p>"))
+    assert r.author is None and r.source == "新京报"
+
+
+def test_author_label_far_above_the_text_is_found_on_the_whole_page():
+    ads = "".join(f"<div><a href='/ad{i}'>广告位招租{i}</a></div>" for i in range(80))
+    header = f"<div>时间：2024年05月03日 作者：郭明</div>{ads}"
+    html = sina().replace("<h1 class='main-title'>", header + "<h1 class='main-title'>")
+    r = extract(html)
+    assert (r.author, r.sources["author"]) == ("郭明", "page:writer")

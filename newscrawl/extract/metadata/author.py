@@ -76,10 +76,16 @@ NEAR_ELEMENTS = 60
 MARKUP_ELEMENTS = 150
 #: elements after the first main paragraph, and either side of the content node's end, searched for markup
 EDGE_ELEMENTS = 40
+#: keyword lines after a byline that may continue it with more writers (a role on each line)
+MORE_BYLINE_LINES = 1
 #: a line longer than this is running text; a byline keyword in it counts only inside brackets
 MAX_BYLINE_LINE = 60
 #: lines right above the text where a bare Chinese name counts as the byline (headline, name, subtitle)
 ABOVE_NAME_LINES = 3
+#: the opening paragraphs searched for a names-only byline between headline and text
+OPENING_LINES = 4
+#: the paragraph after such a byline is the text: at least this long
+ANCHOR_TEXT_CHARS = 30
 #: a line holding only a name is at most this long
 MAX_NAME_LINE = 40
 #: at most this many names in one byline
@@ -118,10 +124,13 @@ _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
     re.compile(rf"\d{{1,2}}:\d{{2}}\s*[\[【]\s*([{_CJK}·]{{2,4}})\s*[\]】]"),
     re.compile(r"本[贴帖]由\s*([^\s于]{2,20}?)\s*于"),
     re.compile(r"(?:^|\s)([^\s:：]{2,20})\s+(?:发表于|發表於|posted\s+(?:on|at))", re.I),
+    # a post's footer: "发布时间 2005/03/15 22:36:13 by 某网友"
+    re.compile(r"\d{1,2}:\d{2}(?::\d{2})?\s+(?:[Bb]y|BY|[Vv]on)\s+([^\s〓|｜]{2,30})"),
 )
 #: cheap pre-filter: a line without any of these cannot hold a byline
 _ANY_KEY = re.compile(
     r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|本[贴帖]由|发表于|發表於|posted|"
+    r"\d:\d\d(?::\d\d)?\s+(?:[Bb]y|BY|[Vv]on)\s|"
     r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s"
 )
 #: English and European bylines at the start of a line
@@ -144,6 +153,12 @@ _HEADINGS = frozenset(HEADING_TAGS)
 _ORGANISATION = re.compile(
     r"\b(?:GmbH|e\.\s?V|AG|KG|Ltd|Inc|LLC|S\.A|Verlag|Verlags|Media|Média|Medien|Editorial|Redaktion|"
     r"Redacci[oó]n|Nachrichten|Zeitung|Magazin|Magazine|Online|Stiftung|Verband|Group|Gruppe)\b"
+)
+#: endings of Chinese organisation names (大汉网络, 某某出版社, 某某研究院): a declared "author" like this
+#: is held back like a company
+_CJK_ORGANISATION = re.compile(
+    r"(?:网络|公司|集团|出版社|杂志社|研究所|研究院|研究中心|大学|学院|协会|学会|委员会|政府|办公室|"
+    r"工作室|编辑部|期刊)$"
 )
 #: page furniture that looks like a short Chinese name
 _FURNITURE = re.compile(
@@ -181,6 +196,8 @@ _OUTLET = re.compile(
     rf"^[{_CJK}A-Za-z]{{1,12}}(?:日报|晚报|早报|晨报|商报|时报|周刊|杂志|报社|报|通讯社|新闻社|社|网|网站|"
     rf"电视台|广播电台|台|客户端|新闻|传媒|集团|频道|在线|媒体)$"
 )
+#: two or more spaces, or an ideographic space: a gap between names, not inside one
+_WIDE_GAP = re.compile(r"\s{2,}|\u3000")
 _CJK_NAME = re.compile(rf"^[{_CJK}·•]{{2,4}}$")
 _UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
 _LATIN_WORD = rf"[{_UPPER}][\w.'’-]*"
@@ -227,8 +244,8 @@ def clean_value(value: str | None) -> str | None:
 def _names(run: str) -> str | None:
     """The leading run of person names in ``run`` ("王建宏 张文攀 报道" -> "王建宏 张文攀").
 
-    >>> _names("Jane Doe and John Roe, Reuters")
-    'Jane Doe and John Roe'
+    >>> _names("Jane Doe and John Roe, Reuters"), _names("王建宏 张文攀 2004-07-16")
+    ('Jane Doe and John Roe', '王建宏、张文攀')
     """
     run = run.lstrip(_STRIP)
     latin = _LATIN_NAMES.match(run)
@@ -249,7 +266,8 @@ def _names(run: str) -> str | None:
             break
     if cut_at_place and len(names) > 1 and head.rstrip().endswith(names[-1]):
         names.pop()  # "彭冲 山东冠县报道": the last word before 报道 is the place
-    return " ".join(names) or None
+    # "、" between the names keeps them apart whatever their surnames ("放飞&心情" stays two names)
+    return "、".join(names) or None
 
 
 def _json_ld_author(meta: PageMeta) -> str | None:
@@ -263,6 +281,8 @@ def _json_ld_author(meta: PageMeta) -> str | None:
             name = item.get("name") if isinstance(item, dict) else item
             if isinstance(name, list):
                 name = " ".join(n for n in name if isinstance(n, str))
+            if isinstance(name, str) and _PICTURE_CREDIT.match(name.strip()):
+                continue
             cleaned = clean_value(name) if isinstance(name, str) else None
             if cleaned and cleaned not in names:
                 names.append(cleaned)
@@ -473,6 +493,30 @@ def site_name_like(text: str) -> bool:
     return name_key(text) in site_names()
 
 
+def is_organisation(value: str) -> bool:
+    """True when ``value`` names a company or institution rather than a person.
+
+    >>> is_organisation("Example Verlag GmbH"), is_organisation("大汉网络"), is_organisation("张三")
+    (True, True, False)
+    """
+    return bool(_ORGANISATION.search(value) or _CJK_ORGANISATION.search(value.replace(" ", "")))
+
+
+def is_person_name(value: str) -> bool:
+    """True when ``value`` is a short Chinese personal name with a common surname, not page furniture.
+
+    >>> is_person_name("尹娟"), is_person_name("新京报"), is_person_name("更多新闻")
+    (True, False, False)
+    """
+    return (
+        bool(_CJK_NAME.match(value))
+        and _has_surname(value)
+        and not _FURNITURE.search(value)
+        and not _VALUE_END.search(value)
+        and not is_outlet(value)
+    )
+
+
 def is_outlet(value: str) -> bool:
     """True when ``value`` names a Chinese news outlet or wire service rather than a person.
 
@@ -487,15 +531,24 @@ def split_names(value: str | None) -> tuple[str, ...]:
 
     >>> split_names("Jane Doe and John Roe"), split_names("王建宏 张文攀"), split_names("甲乙丙、丁戊")
     (('Jane Doe', 'John Roe'), ('王建宏', '张文攀'), ('甲乙丙', '丁戊'))
+    >>> split_names("大渡 美咲"), split_names("伊琳  李清芬")
+    (('大渡 美咲',), ('伊琳', '李清芬'))
     """
     if not value:
         return ()
-    parts = [_STAFF_CODE.sub("", p).strip(_STRIP) for p in _LIST_SEP.split(value)]
+    parts = [
+        _STAFF_CODE.sub("", p).strip(_STRIP)
+        for p in _LIST_SEP.split(value)
+        if not _PICTURE_CREDIT.match(p.strip())  # "Jane Doe, Image: Getty Images"
+    ]
     names: list[str] = []
     for part in parts:
         words = part.split()
+        wide = _WIDE_GAP.split(part.strip())
         if len(words) > 1 and all(_CJK_NAME.match(w) and _has_surname(w) for w in words):
             pieces = words  # Chinese names are listed with spaces between them ("大渡 美咲" is one name)
+        elif len(wide) > 1 and all(_CJK_NAME.match(w) for w in wide):
+            pieces = wide  # a wide gap parts names whatever their surnames ("伊琳  李清芬", "甲乙　丙丁")
         else:
             pieces = [part]
         names.extend(p for p in pieces if p and p not in names)
@@ -523,9 +576,14 @@ def _turn_citation(value: str) -> str:
 
 def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
     """A writer named by a keyword (作者, 记者, By ...) in ``lines``, or in brackets closing the text."""
-    for line in lines:
+    for i, line in enumerate(lines):
         for value in _keyword_values(line, _WRITER, people=True):
-            return Found(value, "line:writer")
+            # "本报记者 A B" over "本报实习生 C": a byline of several lines, each with its role
+            names = list(split_names(value))
+            for other in lines[i + 1 : i + 1 + MORE_BYLINE_LINES]:
+                if len(other) <= MAX_BYLINE_LINE and _WRITER.match(other.strip()):
+                    names += [n for v in _keyword_values(other, _WRITER, people=True) for n in split_names(v)]
+            return Found(join_names(dict.fromkeys(names)), "line:writer")
         if _BY.match(line) and len(line) <= 2 * MAX_BYLINE_LINE:
             by = _names(_BY.sub("", line, count=1))
             if by:
@@ -541,6 +599,26 @@ def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
             closing = _names(m.group(1))
             if closing:
                 return Found(closing, "line:writer")
+    return NOT_FOUND
+
+
+def _opening_byline(paragraphs: tuple[str, ...]) -> Found:
+    """Names alone on a line between the headline and the text, as reposted articles open ("标题 / 茉莉 /
+    正文", "标题 / 赵延东、风笑天 / 正文"): a line of one to ``MAX_NAMES`` CJK names within the first
+    ``OPENING_LINES`` paragraphs, after a short headline-like line and before a long one. A pen name needs
+    no surname here: the place says it is a byline."""
+    for i in range(1, min(OPENING_LINES, len(paragraphs) - 1)):
+        before, line, after = paragraphs[i - 1], paragraphs[i].strip(_STRIP), paragraphs[i + 1]
+        if len(before) > MAX_NAME_LINE or before.endswith(("。", "！", "？", ".", "!", "?")):
+            continue
+        if len(after) < ANCHOR_TEXT_CHARS or len(line) > MAX_NAME_LINE:
+            continue
+        names = [n.strip(_STRIP) for n in re.split(r"[、，,\s&]+", line) if n.strip(_STRIP)]
+        if names and len(names) <= MAX_NAMES and all(
+            _CJK_NAME.match(n) and not _FURNITURE.search(n) and not _VALUE_END.search(n) and not is_outlet(n)
+            for n in names
+        ):
+            return Found(join_names(names), "line:opening")
     return NOT_FOUND
 
 
@@ -642,7 +720,7 @@ def _author_chain(
     for key, value in _declared(meta):
         if is_outlet(value):
             continue
-        if site.is_site(value) or _ORGANISATION.search(value):
+        if site.is_site(value) or is_organisation(value):
             held = held or Found(value, f"meta:{key}")
         elif value not in declared.setdefault(key, []):
             declared[key].append(value)
@@ -661,7 +739,7 @@ def _author_chain(
             return Found(enp_value, "meta:enp:author")
     ld_value = _json_ld_author(meta)
     if ld_value and not is_outlet(ld_value):
-        if not (site.is_site(ld_value) or _ORGANISATION.search(ld_value)):
+        if not (site.is_site(ld_value) or is_organisation(ld_value)):
             return Found(ld_value, "json-ld:author")
         held = held or Found(ld_value, "json-ld:author")
     markup = _byline_markup(page, body)
@@ -673,7 +751,12 @@ def _author_chain(
     else:
         lines, above, closing = near
     # a keyword byline beats class markup (portals' "author" boxes often name the account, not the writer)
-    found = _writer_line(lines, body.paragraphs) or markup or _name_line(above, closing)
+    found = (
+        _writer_line(lines, body.paragraphs)
+        or markup
+        or _name_line(above, closing)
+        or _opening_byline(body.paragraphs)
+    )
     if found:
         return found
     return held

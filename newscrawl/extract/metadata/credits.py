@@ -41,6 +41,7 @@ from newscrawl.extract.metadata.author import (
     clean_value,
     declared_outlets,
     find_author,
+    is_person_name,
     join_names,
     keyword_lines,
     names_after,
@@ -71,7 +72,9 @@ MAX_SOURCE_ELEMENT_CHARS = 40
 #: 原标题 lines: the headline the story first ran under
 _ORIGINAL_TITLE = re.compile(r"(?:原标题|原題|原标題|原文标题)\s*[:：]\s*(?P<title>.+)$")
 #: words of the lines the whole-page fallback reads
-CREDIT_KEYWORDS: tuple[str, ...] = ("编辑", "編輯", "责编", "来源", "來源", "稿源", "原标题")
+CREDIT_KEYWORDS: tuple[str, ...] = ("编辑", "編輯", "责编", "来源", "來源", "稿源", "原标题", "作者")
+#: a writer label the whole-page fallback trusts: with its colon ("作者：X"; "作者简介" is no credit)
+_PAGE_WRITER = re.compile(r"(?<![\u3400-\u9fff])作者\s*[:：]\s*")
 #: text nodes holding one of them (one XPath over the whole page)
 _CREDIT_TEXT = etree.XPath(
     "//text()[" + " or ".join(f"contains(., '{k}')" for k in CREDIT_KEYWORDS) + "]"
@@ -129,6 +132,9 @@ def find_people(page: Page, body: BodyResult) -> People:
             page_lines = _page_lines(page.root) if wanted else []
         return page_lines
 
+    if not author:
+        # a "作者：X" line far from the text (portals' header tables): anywhere on the page
+        author = _page_writer(whole_page()) if "作者" in page.html else NOT_FOUND
     editor = _editor(credit_lines, "line:editor") or _editor(whole_page(), "page:editor")
     source = (
         _source(credit_lines, "line:source")
@@ -137,6 +143,8 @@ def find_people(page: Page, body: BodyResult) -> People:
         or _dateline(body.paragraphs[:1])
         or _meta_source(page)
     )
+    if not author and source.source in ("line:source", "page:source") and is_person_name(source.value or ""):
+        author = Found(source.value, "line:source-person")  # "来源：尹娟" credits a person: the writer
     original = _original_title([*lines, *body.paragraphs[:3]], "line:original-title")
     if not original and "原标题" in page.html:  # (a plain substring test: cheap)
         original = _original_title(whole_page(), "page:original-title")
@@ -188,6 +196,18 @@ def _editor(lines: Iterable[str], source: str) -> Found:
             ):
                 continue
             return Found(join_names(split_names(value)), source)
+    return NOT_FOUND
+
+
+def _page_writer(lines: Iterable[str]) -> Found:
+    """A writer labelled with a colon ("作者：郭励弘") in a short line anywhere on the page."""
+    for line in lines:
+        if len(line) > MAX_CREDIT_LINE:
+            continue
+        for m in _PAGE_WRITER.finditer(line):
+            value = names_after(line[m.end() :])
+            if value:
+                return Found(join_names(split_names(value)), "page:writer")
     return NOT_FOUND
 
 

@@ -13,9 +13,10 @@ Candidates (``Found.source`` names the one that produced the value):
 - ``title-tag`` -- the <title>, cleaned with seed 003's stop list.
 
 Cleaning a declared title or the <title>: split on the separators of ``data/title_separators.txt`` (a
-colon only after or before a site name; guillemets that quote are no separators), drop the parts that are site or channel names (``data/site_names.txt``,
-og:site_name, the host, domain names, short parts ending in 网/频道/新闻中心 ...) or keyword lists, and keep
-the part agreeing with the heading, else with the other declared title, else the longest one.
+colon only after or before a site name; guillemets that quote are no separators), drop the parts that
+are site or channel names (``data/site_names.txt``, og:site_name, the host, domain names, short parts
+ending in 网/频道/新闻中心 ...) or keyword lists, and keep the part agreeing with the heading, else with
+the other declared title, else the longest one.
 
 Order and cross-check:
 
