@@ -267,6 +267,21 @@ def test_a_short_line_after_a_sentence_is_not_an_opening_byline():
     assert author(html) == (None, None)
 
 
+def test_reporter_line_continues_on_a_line_opened_by_another_role():
+    html = page(top="<p>本报记者 王明 李华</p><p>本报实习生 张强 赵东</p>")
+    assert set(extract(html).authors) == {"王明", "李华", "张强", "赵东"}
+
+
+def test_official_notice_signed_by_its_issuing_body():
+    html = page(last="某某省教育厅</p><p>2022年1月27日")
+    assert author(html) == ("某某省教育厅", "line:signature")
+
+
+def test_a_person_and_a_date_closing_the_text_is_no_signature():
+    html = page(last="这是一段结尾的话语</p><p>2022年1月27日")
+    assert author(html) == (None, None)
+
+
 # --- cleaning and absence --------------------------------------------------------------------------
 
 

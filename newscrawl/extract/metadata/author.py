@@ -76,12 +76,16 @@ NEAR_ELEMENTS = 60
 MARKUP_ELEMENTS = 150
 #: elements after the first main paragraph, and either side of the content node's end, searched for markup
 EDGE_ELEMENTS = 40
-#: keyword lines after a byline that may continue it with more writers (a role on each line)
+#: keyword lines after a byline that may continue it with more writers (a role on each line) ...
 MORE_BYLINE_LINES = 1
+#: ... when their keyword opens the line (within this many characters: "本报实习生 X")
+BYLINE_KEY_CHARS = 8
 #: a line longer than this is running text; a byline keyword in it counts only inside brackets
 MAX_BYLINE_LINE = 60
 #: lines right above the text where a bare Chinese name counts as the byline (headline, name, subtitle)
 ABOVE_NAME_LINES = 3
+#: the longest issuing body's name signing a notice
+MAX_SIGNATURE_CHARS = 30
 #: the opening paragraphs searched for a names-only byline between headline and text
 OPENING_LINES = 4
 #: the paragraph after such a byline is the text: at least this long
@@ -158,7 +162,7 @@ _ORGANISATION = re.compile(
 #: is held back like a company
 _CJK_ORGANISATION = re.compile(
     r"(?:网络|公司|集团|出版社|杂志社|研究所|研究院|研究中心|大学|学院|协会|学会|委员会|政府|办公室|"
-    r"工作室|编辑部|期刊)$"
+    r"工作室|编辑部|期刊|(?<=[\u3400-\u9fff]{3})[局厅部署处])$"
 )
 #: page furniture that looks like a short Chinese name
 _FURNITURE = re.compile(
@@ -581,7 +585,7 @@ def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
             # "本报记者 A B" over "本报实习生 C": a byline of several lines, each with its role
             names = list(split_names(value))
             for other in lines[i + 1 : i + 1 + MORE_BYLINE_LINES]:
-                if len(other) <= MAX_BYLINE_LINE and _WRITER.match(other.strip()):
+                if len(other) <= MAX_BYLINE_LINE and _WRITER.search(other.strip()[:BYLINE_KEY_CHARS]):
                     names += [n for v in _keyword_values(other, _WRITER, people=True) for n in split_names(v)]
             return Found(join_names(dict.fromkeys(names)), "line:writer")
         if _BY.match(line) and len(line) <= 2 * MAX_BYLINE_LINE:
@@ -620,6 +624,17 @@ def _opening_byline(paragraphs: tuple[str, ...]) -> Found:
         ):
             return Found(join_names(names), "line:opening")
     return NOT_FOUND
+
+
+def _signature(paragraphs: tuple[str, ...]) -> Found:
+    """The issuing body signing an official notice: the text closes with an organisation's name and then
+    a date alone ("吉林省人民政府 / 2022年1月27日"), the 落款 of Chinese government documents."""
+    if len(paragraphs) < 3:
+        return NOT_FOUND
+    name, date = paragraphs[-2].strip(_STRIP), paragraphs[-1].strip()
+    if not _DATE_ONLY.match(date) or not _DIGITS.search(date) or len(name) > MAX_SIGNATURE_CHARS:
+        return NOT_FOUND
+    return Found(name, "line:signature") if _CJK_ORGANISATION.search(name) else NOT_FOUND
 
 
 def _name_line(above: Iterable[str], closing: Iterable[str]) -> Found:
@@ -756,6 +771,7 @@ def _author_chain(
         or markup
         or _name_line(above, closing)
         or _opening_byline(body.paragraphs)
+        or _signature(body.paragraphs)
     )
     if found:
         return found
