@@ -90,6 +90,15 @@ def test_json_ld_author_list_is_joined():
     assert author(page(ld(obj), en=True)) == ("Jane Doe; John Roe", "json-ld:author")
 
 
+def test_json_ld_person_with_given_and_family_names_only():
+    people = [
+        {"@type": "Person", "givenName": "Jane", "familyName": "Doe"},
+        {"@type": "Person", "givenName": "Ann Lee", "familyName": "Roe"},
+    ]
+    html = page(ld({"@type": "NewsArticle", "author": people}), en=True)
+    assert author(html) == ("Jane Doe; Ann Lee Roe", "json-ld:author")
+
+
 # --- byline markup ---------------------------------------------------------------------------------
 
 

@@ -282,7 +282,7 @@ def _json_ld_author(meta: PageMeta) -> str | None:
         items = value if isinstance(value, list) else [value]
         names: list[str] = []
         for item in items:
-            name = item.get("name") if isinstance(item, dict) else item
+            name = _person_name(item) if isinstance(item, dict) else item
             if isinstance(name, list):
                 name = " ".join(n for n in name if isinstance(n, str))
             if isinstance(name, str) and _PICTURE_CREDIT.match(name.strip()):
@@ -293,6 +293,16 @@ def _json_ld_author(meta: PageMeta) -> str | None:
         if names:
             return join_names(n for name in names[:MAX_LIST_NAMES] for n in split_names(name))
     return None
+
+
+def _person_name(item: dict[str, object]) -> object:
+    """A JSON-LD person's ``name``, else ``givenName`` and ``familyName`` put together."""
+    name = item.get("name")
+    if name:
+        return name
+    given, family = item.get("givenName"), item.get("familyName")
+    parts = [p for p in (given, family) if isinstance(p, str) and p.strip()]
+    return " ".join(parts) if parts else None
 
 
 def _element_text(el: Element) -> str:
