@@ -291,6 +291,54 @@ def test_a_person_and_a_date_closing_the_text_is_no_signature():
     assert author(html) == (None, None)
 
 
+def test_twitter_label_written_by_names_the_writer():
+    head = (
+        '<meta name="twitter:label1" content="Verfasst von">'
+        '<meta name="twitter:data1" content="Jane Doe">'
+    )
+    assert author(page(head, en=True)) == ("Jane Doe", "meta:twitter:data")
+
+
+def test_twitter_label_of_another_kind_is_no_author():
+    head = '<meta name="twitter:label1" content="Reading time">\n<meta name="twitter:data1" content="4 min">'
+    assert author(page(head, en=True)) == (None, None)
+
+
+def test_account_handle_after_the_name_is_dropped():
+    head = '<meta name="author" content="Jane Doe @janedoe">'
+    assert author(page(head, en=True))[0] == "Jane Doe"
+
+
+def test_french_auteur_class_is_byline_markup():
+    html = page(top="<div class='dates_auteurs'><span class='auteurs'>Jane Doe</span> 21 juin</div>", en=True)
+    assert author(html) == ("Jane Doe", "byline:class")
+
+
+def test_full_name_in_brackets_closing_the_text():
+    html = page(last="Die Gemeinde bleibt gespannt. (Jane Marie Doe) +++", en=True)
+    assert author(html) == ("Jane Marie Doe", "line:writer")
+
+
+def test_one_word_in_brackets_closing_the_text_is_no_byline():
+    assert author(page(last="The vote is on Friday. (Updated)", en=True)) == (None, None)
+
+
+def test_date_then_name_on_its_own_line():
+    assert author(page(top="11.12.2019 - Jane Doe", en=True)) == ("Jane Doe", "line:writer")
+
+
+def test_byline_under_a_heading_inside_the_text_is_found():
+    html = page(en=True).replace(
+        "<div class='content'>",
+        "<div class='content'><p>" + SENTENCE_EN * 3 + "</p><h2>Part two</h2><p>von <em>Jane Doe</em></p>",
+    )
+    assert author(html) == ("Jane Doe", "line:writer")
+
+
+def test_authors_notes_heading_is_no_byline():
+    assert author(page(top="——作者手记")) == (None, None)
+
+
 # --- cleaning and absence --------------------------------------------------------------------------
 
 

@@ -63,6 +63,12 @@ META_AUTHOR_KEYS: tuple[str, ...] = (
     "citation_author",
     "dc.author",
 )
+#: a twitter:labelN naming the writer in its twitter:dataN
+_WRITTEN_BY = re.compile(
+    r"^(?:written by|author|verfasst von|geschrieben von|autor(?:in)?|écrit par|auteur|escrito por|"
+    r"scritto da|geschreven door|skrevet av|skriven av)\s*:?$",
+    re.I,
+)
 #: meta keys whose values are "Last, First" (scholarly citation tags), turned round to "First Last"
 CITATION_KEYS: frozenset[str] = frozenset({"citation_author", "dc.creator", "dc:creator"})
 #: longest author-or-source value kept (a byline of several names fits; a sentence does not)
@@ -104,7 +110,9 @@ NOT_AFTER_REPORTER = (
 )
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
 #: class / id tokens of byline markup; containers of comments, bios and author lists are not bylines
-_BYLINE_CLASS = re.compile(r"(?:^|[\s_-])(?:by-?line|author|autor|writer)(?:[\s_-]?name)?(?:$|[\s_-])", re.I)
+_BYLINE_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:by-?line|author|autor|auteurs?|autore|writer)(?:[\s_-]?name)?(?:$|[\s_-])", re.I
+)
 _NOT_BYLINE_CLASS = re.compile(
     r"comment|bio|avatar|description|about|box|list|more|posts|img|photo|social|follow", re.I
 )
@@ -113,7 +121,7 @@ _CJK = r"\u3400-\u9fff"
 #: writer keywords: a name follows ("作者：X", "记者 X", "文/X", "执笔人：X")
 _WRITER = re.compile(
     rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端]))"
-    rf"(?:作者(?!简介|介绍)|撰文|执笔人?|撰稿人?|特约记者|本报记者|记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／]|文\s*[:：]|"
+    rf"(?:作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|特约记者|本报记者|记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／]|文\s*[:：]|"
     r"[Aa]uthor\s*:|Autor(?:in)?\s*:)\s*[:：]?\s*"
 )
 #: editor keywords (the value follows; "编辑部", "编辑推荐" are not credits)
@@ -134,7 +142,7 @@ _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
 #: cheap pre-filter: a line without any of these cannot hold a byline
 _ANY_KEY = re.compile(
     r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|本[贴帖]由|发表于|發表於|posted|"
-    r"\d:\d\d(?::\d\d)?\s+(?:[Bb]y|BY|[Vv]on)\s|"
+    r"\d:\d\d(?::\d\d)?\s+(?:[Bb]y|BY|[Vv]on)\s|^\s*[\d.\s-]{8,12}[-–—|·•]\s*[A-Z]|"
     r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s"
 )
 #: English and European bylines at the start of a line
@@ -172,6 +180,8 @@ _FURNITURE = re.compile(
 )
 #: values that are placeholders or account handles rather than names
 _PLACEHOLDER = re.compile(r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author)$|^@", re.I)
+#: an account handle after the name ("Jane Doe @janedoe")
+_TRAILING_HANDLE = re.compile(r"\s+@\w+$")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _SLUG = re.compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")
 _DIGITS = re.compile(r"\d{4}")
@@ -213,6 +223,12 @@ _LATIN_FULL_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{1,3}
 _LATIN_NAMES = re.compile(
     rf"{_LATIN_NAME}(?:\s*,\s*{_LATIN_FULL_NAME}|\s+(?:and|und|&|y|et|e)\s+{_LATIN_NAME}){{0,5}}"
 )
+#: a writer's full name in brackets closing the text, German and Austrian papers' habit: "… (Jane Doe) +++"
+_LATIN_CLOSING = re.compile(rf"\(\s*({_LATIN_FULL_NAME})\s*\)[\s+*.]*$")
+#: a date then the writer alone on a line: "11.12.2019 - Jane Doe", "2019-12-11 | Jane Doe"
+_DATE_THEN_NAME = re.compile(
+    rf"^\s*(?:\d{{1,2}}\.\s?\d{{1,2}}\.\s?\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})\s*[-–—|·•]\s*({_LATIN_FULL_NAME})\s*$"
+)
 _URL = re.compile(r"https?://|www\.|\.(?:com|cn|net|org|html?)\b", re.I)
 _DATE_ONLY = re.compile(r"^[\d\s:：/.\-年月日T+]+$")
 _STRIP = " \t\r\n\u3000:：-–—|｜/／·•,，;；。()（）[]【】〔〕<>《》\"'“”‘’□■●◆"
@@ -233,7 +249,7 @@ def clean_value(value: str | None) -> str | None:
     end = _VALUE_END.search(value)
     if end:
         value = value[: end.start()]
-    value = value.strip(_STRIP)
+    value = _TRAILING_HANDLE.sub("", value).strip(_STRIP)
     if not value or len(value) > MAX_AUTHOR_CHARS or _URL.search(value) or _DATE_ONLY.match(value):
         return None
     if _PLACEHOLDER.match(value) or _SLUG.match(value) or _MARKUP.search(value) or _DIGITS.search(value):
@@ -349,7 +365,7 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
                 continue
             marks = f"{cls or ''} {ident or ''}"
             low = marks.lower()
-            if not ("author" in low or "byline" in low or "autor" in low or "writer" in low):
+            if not ("author" in low or "byline" in low or "aut" in low or "writer" in low):
                 continue
             if _BYLINE_CLASS.search(marks) and not _NOT_BYLINE_CLASS.search(marks):
                 text = _element_text(el)
@@ -444,6 +460,10 @@ def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list
     paras = body.paragraphs
     above.extend(paras[:2])  # the text may start with its byline
     lines.extend(paras[:EDGE_PARAGRAPHS])
+    if anchor is not None:
+        # the start of the text as it stands: a byline line the body algorithm left out ("von X" under
+        # a heading inside the text)
+        lines.extend(_range_lines(page, anchor, min(len(stats), anchor + EDGE_ELEMENTS)))
     lines.extend(paras[max(EDGE_PARAGRAPHS, len(paras) - EDGE_PARAGRAPHS) :])
     if body.node is not None and body.node in index:
         # the end of the node as it stands (the body algorithm may have trimmed byline lines off the
@@ -602,6 +622,9 @@ def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
             by = _names(_BY.sub("", line, count=1))
             if by:
                 return Found(by, "line:writer")
+        m = _DATE_THEN_NAME.match(line)
+        if m and len(line) <= MAX_BYLINE_LINE and not NOT_NAME_WORDS & set(m.group(1).lower().split()):
+            return Found(m.group(1), "line:writer")
         for pattern in _WRITER_GROUPS:
             m = pattern.search(line)
             grouped = clean_value(m.group(1)) if m else None
@@ -613,6 +636,9 @@ def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
             closing = _names(m.group(1))
             if closing:
                 return Found(closing, "line:writer")
+        m = _LATIN_CLOSING.search(paragraphs[-1][-BYLINE_END_CHARS:])
+        if m and not NOT_NAME_WORDS & {w.lower() for w in m.group(1).split()}:
+            return Found(m.group(1), "line:writer")
     return NOT_FOUND
 
 
@@ -699,8 +725,23 @@ def byline_value(text: str) -> str | None:
     return join_names(split_names(value)) if value else None
 
 
+def _labelled_author(meta: PageMeta) -> str | None:
+    """The value of a ``twitter:dataN`` tag whose ``twitter:labelN`` says "Written by" (the pair WordPress
+    SEO plugins write: label "Verfasst von", data "Karoline Herr")."""
+    for n in range(1, 5):
+        label = meta.meta.get(f"twitter:label{n}")
+        if label is None:
+            break
+        if _WRITTEN_BY.match(label.strip()):
+            return meta.meta.get(f"twitter:data{n}")
+    return None
+
+
 def _declared(meta: PageMeta) -> Iterator[tuple[str, str]]:
     """(key, cleaned value) of every declared author meta tag, best key first."""
+    labelled = clean_value(_labelled_author(meta))
+    if labelled:
+        yield "twitter:data", labelled
     for key in META_AUTHOR_KEYS:
         raw = meta.multi.get(key) or ([meta.meta[key]] if key in meta.meta else [])
         for item in raw:
