@@ -2,6 +2,12 @@
 
 Scrapy-free, so ``newscrawl extract`` can read archives (newscrawl's own, or Common Crawl's CC-NEWS files)
 without loading the crawler. The crawl side is :mod:`newscrawl.crawl.warc`.
+
+Files gzipped record by record (what warcio, Common Crawl and other WARC writers make) are read by a short
+path of this module: each gzip member inflated by zlib, the record's headers split where the format puts
+them, as warcio reads them (a header line in UTF-8, else Latin-1); it is two to three times faster than
+warcio's line-by-line reader, which reads anything else (a file gzipped whole, an uncompressed one, folded
+header lines) and so decides what is and is not a WARC file.
 """
 
 from __future__ import annotations
@@ -111,6 +117,104 @@ class ArchivedResponse:
         return out
 
 
+#: bytes read at a time while walking the gzip members of a file (small: zlib copies what follows a member)
+_CHUNK = 64 * 1024
+_GZIP = b"\x1f\x8b"
+
+
+class _NotPerRecord(Exception):
+    """The file is not gzipped record by record as WARC writers do (warcio reads it instead)."""
+
+
+def _gzip_members(
+    stream: IO[bytes], start: int = 0, limit: int | None = None
+) -> Iterator[tuple[int, bytes]]:
+    """(offset, inflated bytes) of each gzip member from ``start`` (at most ``limit`` members)."""
+    stream.seek(start)
+    offset, buf, count = start, b"", 0
+    while limit is None or count < limit:
+        if not buf:
+            buf = stream.read(_CHUNK)
+            if not buf:
+                return
+        if not buf.startswith(_GZIP):
+            raise _NotPerRecord(f"no gzip member at byte {offset}")
+        inflater = zlib.decompressobj(31)
+        parts: list[bytes] = []
+        begin = offset
+        while True:
+            parts.append(inflater.decompress(buf))
+            if inflater.eof:
+                rest = inflater.unused_data
+                offset += len(buf) - len(rest)
+                buf = rest
+                break
+            offset += len(buf)
+            buf = stream.read(_CHUNK)
+            if not buf:
+                raise _NotPerRecord(f"gzip member at byte {begin} is cut short")
+        count += 1
+        yield begin, b"".join(parts)
+
+
+def _decode_line(line: bytes) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return line.decode("latin-1")
+
+
+def _header_lines(lines: list[bytes]) -> list[tuple[str, str]]:
+    """``Name: value`` lines as warcio reads them (utf-8, else latin-1; a line without a colon is skipped);
+    a folded (continued) header line is left to warcio."""
+    pairs = []
+    for raw in lines:
+        line = _decode_line(raw).rstrip()
+        if not line:
+            continue
+        if line[0] in " \t":
+            raise _NotPerRecord("folded header line")
+        name, sep, value = line.partition(":")
+        if sep:
+            pairs.append((name.rstrip(" \t"), value.lstrip()))
+    return pairs
+
+
+def _split_record(data: bytes) -> tuple[dict[str, str], bytes]:
+    """The WARC headers (lower-case names) and the block of one record that fills ``data``."""
+    end = data.find(b"\r\n\r\n")
+    if not data.startswith(b"WARC/") or end < 0:
+        raise _NotPerRecord("not one WARC record per gzip member")
+    lines = data[:end].split(b"\n")
+    headers = {name.lower(): value for name, value in _header_lines(lines[1:])}
+    try:
+        length = int(headers["content-length"])
+    except (KeyError, ValueError) as e:
+        raise _NotPerRecord("a record without Content-Length") from e
+    block = data[end + 4 : end + 4 + length]
+    if len(block) != length or data[end + 4 + length :].strip(b"\r\n"):
+        raise _NotPerRecord("a gzip member holding other than one record")
+    return headers, block
+
+
+def _split_http(block: bytes) -> tuple[int, list[tuple[str, str]], bytes] | None:
+    """Status, headers and payload of an HTTP response block (None when it is not one)."""
+    if not block.startswith(b"HTTP/"):
+        return None
+    end, sep = block.find(b"\r\n\r\n"), 4
+    if end < 0:
+        end, sep = block.find(b"\n\n"), 2
+        if end < 0:
+            raise _NotPerRecord("HTTP headers without their end")
+    lines = block[:end].split(b"\n")
+    status_line = _decode_line(lines[0]).rstrip().split(" ", 2)
+    try:
+        status = int(status_line[1])
+    except (IndexError, ValueError):
+        status = 0
+    return status, _header_lines(lines[1:]), block[end + sep :]
+
+
 @dataclass(frozen=True, slots=True)
 class ArchiveEntry:
     path: str
@@ -139,6 +243,42 @@ def _scan_cached(path: str, size: int, mtime_ns: int) -> tuple[ArchiveEntry, ...
 
 
 def _scan(path: str | Path) -> Iterator[ArchiveEntry]:
+    try:
+        with open(path, "rb") as stream:
+            if stream.read(2) == _GZIP:
+                return iter(list(_scan_members(str(path), stream)))
+    except (_NotPerRecord, zlib.error):
+        pass  # warcio reads it, or says why it is not a WARC file
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read: {e.strerror or e}") from e
+    return _scan_warcio(path)
+
+
+def _scan_members(path: str, stream: IO[bytes]) -> Iterator[ArchiveEntry]:
+    """:func:`_scan` of a file gzipped record by record, without warcio (several times faster)."""
+    entries: dict[str, ArchiveEntry] = {}
+    for offset, data in _gzip_members(stream):
+        headers, block = _split_record(data)
+        rtype = headers.get("warc-type")
+        if rtype == "response" and block.startswith(b"HTTP/"):
+            rid = headers.get("warc-record-id", "")
+            entries[rid] = ArchiveEntry(path, offset, headers.get("warc-target-uri", ""), None, None)
+        elif rtype == "metadata":
+            old = entries.get(headers.get("warc-concurrent-to", ""))
+            if old is None:
+                continue
+            try:
+                facts = json.loads(block[:65_536])
+            except ValueError:
+                continue
+            if isinstance(facts, dict):
+                entries[headers["warc-concurrent-to"]] = ArchiveEntry(
+                    old.path, old.offset, old.url, facts.get("kind"), facts.get("spider")
+                )
+    yield from entries.values()
+
+
+def _scan_warcio(path: str | Path) -> Iterator[ArchiveEntry]:
     entries: dict[str, ArchiveEntry] = {}
     order: list[str] = []
     try:
@@ -177,6 +317,18 @@ def read(entry: ArchiveEntry) -> ArchivedResponse:
 
 
 def _read_at(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
+    try:
+        for _, data in _gzip_members(stream, entry.offset, limit=1):
+            http = _split_http(_split_record(data)[1])
+            if http is not None:
+                status, headers, body = http
+                return ArchivedResponse(entry.url, status, headers, body, entry.kind, entry.spider)
+    except (_NotPerRecord, zlib.error):
+        pass
+    return _read_warcio(stream, entry)
+
+
+def _read_warcio(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
     stream.seek(entry.offset)
     record = next(iter(ArchiveIterator(stream)))
     assert record.http_headers is not None

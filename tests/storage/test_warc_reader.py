@@ -1,0 +1,94 @@
+"""Reading WARC files: the short path for files gzipped record by record reads what warcio reads; other
+files are read by warcio."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import io
+import json
+from pathlib import Path
+
+import pytest
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from newscrawl.storage import warc
+from newscrawl.storage.warc import ArchiveReader, archived_responses
+
+URL = "https://news.example.cn/a/{}.html"
+PAGES = {
+    "1": (200, [("Content-Type", "text/html; charset=utf-8")], "<p>临江市今天召开新闻发布会。</p>".encode()),
+    "2": (200, [("Content-Type", "text/html"), ("Content-Encoding", "gzip")], gzip.compress(b"<p>gz</p>")),
+    "3": (301, [("Location", "https://news.example.cn/a/1.html")], b""),
+    # a non-ASCII header value (warcio writes it percent-encoded) and a GBK body
+    "4": (200, [("Content-Type", "text/html; charset=gbk"), ("X-Note", "caf\xe9")], "新闻".encode("gbk")),
+}
+
+
+def write(path: Path, gzipped: bool = True) -> Path:
+    """An archive as newscrawl writes it: response, request and metadata records per page."""
+    out = io.BytesIO()
+    writer = WARCWriter(out, gzip=gzipped, warc_version="1.1")
+    writer.write_record(writer.create_warcinfo_record(path.name, {"software": "test"}))
+    for name, (status, headers, body) in PAGES.items():
+        http = StatusAndHeaders(f"{status} X", [(k, v) for k, v in headers], protocol="HTTP/1.1")
+        resp = writer.create_warc_record(URL.format(name), "response", payload=io.BytesIO(body),
+                                         http_headers=http)
+        writer.write_record(resp)
+        meta = json.dumps({"kind": "article", "spider": "site"}).encode()
+        writer.write_record(writer.create_warc_record(
+            URL.format(name), "metadata", payload=io.BytesIO(meta), warc_content_type="application/json",
+            warc_headers_dict={"WARC-Concurrent-To": resp.rec_headers.get_header("WARC-Record-ID")},
+        ))  # fmt: skip
+    path.write_bytes(out.getvalue())
+    return path
+
+
+def as_tuples(items: list[object]) -> list[tuple[object, ...]]:
+    return [dataclasses.astuple(i) for i in items]  # type: ignore[call-overload]
+
+
+def test_the_short_path_reads_what_warcio_reads(tmp_path: Path) -> None:
+    path = write(tmp_path / "a.warc.gz")
+    fast = list(warc._scan(str(path)))
+    slow = list(warc._scan_warcio(str(path)))
+    assert as_tuples(fast) == as_tuples(slow) and len(fast) == len(PAGES)
+    assert all(e.kind == "article" and e.spider == "site" for e in fast)
+    with path.open("rb") as stream:
+        for entry in fast:
+            assert dataclasses.astuple(warc._read_at(stream, entry)) == dataclasses.astuple(
+                warc._read_warcio(stream, entry)
+            ), entry.url
+    note = next(r for r in archived_responses([path]) if r.url == URL.format("4"))
+    assert note.charset() == "gbk" and note.body == "新闻".encode("gbk")
+
+
+def test_the_short_path_does_not_use_warcio(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path / "b.warc.gz")
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("warcio was used")
+
+    monkeypatch.setattr(warc, "ArchiveIterator", refused)
+    with ArchiveReader([path]) as reader:
+        moved = reader.get(URL.format("3"))
+        assert moved is not None and moved.status == 301
+        assert moved.header("Location") == URL.format("1")
+        packed = reader.get(URL.format("2"))
+        assert packed is not None and packed.decoded_body() == b"<p>gz</p>"
+
+
+def test_an_uncompressed_file_is_read_by_warcio(tmp_path: Path) -> None:
+    path = write(tmp_path / "c.warc", gzipped=False)
+    with ArchiveReader([path]) as reader:
+        assert [u for u, _ in reader.start_points()] == [URL.format(n) for n in PAGES]
+        first = reader.get(URL.format("1"))
+        assert first is not None and first.body == PAGES["1"][2]
+
+
+def test_a_gzipped_file_that_is_not_a_warc_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.warc.gz"
+    path.write_bytes(gzip.compress(b"<html>no archive</html>"))
+    with pytest.raises(ValueError, match="x.warc.gz"):
+        ArchiveReader([path])
