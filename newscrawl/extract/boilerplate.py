@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from newscrawl.extract.lazyre import lazy_compile
+
 #: class/id tokens of page chrome: navigation, sharing, comments, related links, ads, footers
 BOILERPLATE_TOKENS: frozenset[str] = frozenset(
     """nav navbar navigation menu breadcrumb breadcrumbs crumb crumbs footer foot copyright sidebar aside
@@ -39,9 +41,9 @@ FIGURE_TAGS: frozenset[str] = frozenset({"figure", "figcaption"})
 #: class/id tokens of an image caption
 CAPTION_TOKENS: frozenset[str] = frozenset({"caption", "figcaption"})
 
-_SPLIT = re.compile(r"[\s\-_:.]+|(?<=[a-z])(?=[A-Z])")
+_SPLIT = lazy_compile(r"[\s\-_:.]+|(?<=[a-z])(?=[A-Z])")
 #: a utility-class variant prefix (Tailwind ``print:``, ``dark:``, ``md:[.x_&]:``): a condition, not a name
-_VARIANT = re.compile(r"(?:^|(?<=\s))\S*:(?=\S)")
+_VARIANT = lazy_compile(r"(?:^|(?<=\s))\S*:(?=\S)")
 
 
 def attr_tokens(value: str | None) -> list[str]:
@@ -79,7 +81,7 @@ def is_caption(tag: str, cls: str | None) -> bool:
 #: classes that hide text from the eye and leave it to screen readers ("sr-only", "visually-hidden",
 #: "screen-reader-text", "element-invisible", "go-vh"): "(opens in a new window)" inside a link is not
 #: text a reader sees
-_UNSEEN_CLASS = re.compile(
+_UNSEEN_CLASS = lazy_compile(
     r"(?:^|[\s_-])(?:sr[-_]?only|visually[-_]?hidden|screen[-_]?reader(?:[-_]?(?:text|only))?|element[-_]invisible"
     r"|off[-_]?screen|vh)(?=$|[\s_-])",
     re.IGNORECASE,
@@ -96,7 +98,7 @@ def is_unseen(cls: str | None) -> bool:
 
 
 #: a cheap pre-check: every SCORE_NEGATIVE_TOKENS member contains one of these
-_NEGATIVE_HINT = re.compile(
+_NEGATIVE_HINT = lazy_compile(
     r"comment|repl|pinglun|liuyan|discus|disqus|footer|onetrust|consent|cookie|gdpr", re.IGNORECASE
 )
 
@@ -112,7 +114,7 @@ def counts_against(cls: str | None, ident: str | None) -> bool:
 #: A paragraph that starts the page furniture after an article (disclaimers, related links, comment
 #: forms, print/close links): it and everything after it is cut when it stands in the last
 #: ``TAIL_SHARE`` of the text.
-CUT_MARKER = re.compile(
+CUT_MARKER = lazy_compile(
     r"^\s*[【\[(（]?\s*(?:免责)?声明[：:]"
     r"|^\s*(?:版权所有|版权声明|Copyright|©|相关新闻|相关阅读|相关链接|相关报道|相关文章|延伸阅读|推荐阅读"
     r"|热点推荐|网友评论|我要评论|发表评论|请您对该文章评分|上一篇|下一篇|分享到|【打印】|\[打印\]|打印本页|关闭窗口"
@@ -121,7 +123,7 @@ CUT_MARKER = re.compile(
     re.IGNORECASE,
 )
 #: Short byline-like paragraphs (editor, source, reporter) trimmed from either edge of the text.
-EDGE_LINE = re.compile(
+EDGE_LINE = lazy_compile(
     r"^\s*[(（【\[]?\s*(?:责任编辑|编辑|责编|本文来源|文章来源|稿件来源|来源|作者|记者|通讯员|本报记者|原标题|图片来源"
     r"|摄影|責任編輯|編輯|來源|記者|原標題|圖片來源|攝影)[：:\s]"
     r"|^\s*[(（]?(?:本文|内容|內容|稿件)由.{0,16}提供|未经授权.{0,4}不得转载|未經授權.{0,4}不得轉載"
@@ -130,7 +132,7 @@ EDGE_LINE = re.compile(
 )
 #: App and account promotion: "海量资讯、精准解读，尽在新浪财经APP", "关注XX公众号", "現已開設Facebook專頁".
 #: A short one goes from the first paragraphs and from the last ``TAIL_SHARE`` of the text.
-PROMO_LINE = re.compile(
+PROMO_LINE = lazy_compile(
     r"(?:下载|打开|关注|订阅|扫码|扫一扫|扫描二维码|长按识别|搜索|請讚好|讚好|追蹤|關注)[^。！？]{0,24}"
     r"(?:APP|App|app|客户端|客戶端|公众号|公眾號|微信号|服务号|视频号|抖音号|头条号|官方微博|官方微信|Facebook|專頁)"
     r"|尽在.{0,12}(?:APP|App|客户端)|(?:現已開設|已开通|已開通).{0,16}(?:Facebook|專頁|专页|公众号|微博|微信)"

@@ -16,9 +16,10 @@ from functools import lru_cache
 from lxml import etree
 
 from newscrawl.extract.document import Element, drop_element
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.tags import DESIGN_CARD_NOISE_TAGS, NEVER_TEXT_TAGS
 
-_HIDDEN_STYLE = re.compile(
+_HIDDEN_STYLE = lazy_compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|position\s*:\s*fixed", re.IGNORECASE
 )
 _STYLED = etree.XPath("//*[@style]")

@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from charset_normalizer import from_bytes
+from newscrawl.extract.lazyre import lazy_compile
 
 # WHATWG-style aliases: a declared label maps to the codec a browser would use.
 _ALIASES = {
@@ -86,11 +86,11 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
 
-_META_CHARSET = re.compile(
+_META_CHARSET = lazy_compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.IGNORECASE
 )
-_XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_\-.]+)""", re.IGNORECASE)
-_HEADER_CHARSET = re.compile(r"""charset\s*=\s*["']?([A-Za-z0-9_\-:.]+)""", re.IGNORECASE)
+_XML_ENCODING = lazy_compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_\-.]+)""", re.IGNORECASE)
+_HEADER_CHARSET = lazy_compile(r"""charset\s*=\s*["']?([A-Za-z0-9_\-:.]+)""", re.IGNORECASE)
 
 #: how far into the page a <meta charset> is looked for (browsers use 1024; real pages put it later)
 META_SCAN_BYTES = 16_384
@@ -148,10 +148,10 @@ _CONTROL_BYTES = bytes(b for b in range(1, 32) if b not in (9, 10, 12, 13, 27)) 
 # what decoding drops: C0 controls except tab, newlines, form feed and ESC (ISO-2022), and DEL
 _STRIPPED_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27)) + b"\x7f"
 _HIGH_BYTES = bytes(range(128, 256))
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_CJK_OR_PUNCT_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+")
+_CJK_RUN = lazy_compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK_OR_PUNCT_RUN = lazy_compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+")
 _DELETE_COMMON = dict.fromkeys(map(ord, COMMON_HANZI))
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_NON_ASCII = lazy_compile(r"[^\x00-\x7f]")
 _CHINESE_CODECS = ("gb18030", "big5hkscs")
 # two Chinese characters of GBK read as Latin-1 and saved as UTF-8 are four 2-byte Latin-1 characters in a
 # row; found with a translate table and a substring search (a regex is 50x slower on large pages)
@@ -161,13 +161,13 @@ _DOUBLE_ENCODED_SIGNS = bytes(
 _DOUBLE_ENCODED_RUN = b"LcLcLcLc"
 # high-byte characters of Western text that are not letters: NBSP, quotes, dashes, bullets, symbols
 _TYPOGRAPHY = frozenset("\u00a0«»°§©®·×–—‘’‚“”„•…€™£¿¡")
-_FIRST_HIGH = re.compile(rb"[\x80-\xff]")
+_FIRST_HIGH = lazy_compile(rb"[\x80-\xff]")
 _HIGH_SIGNS = bytes(ord("H") if b >= 0x80 else ord(".") for b in range(256))
 
 # a character outside Latin-1 and windows-1252 (whose 0x80-0x9F characters cover ISO-8859-15's eight):
 # its presence means the text is not double-encoded
 _CP1252_EXTRAS = bytes(range(0x80, 0xA0)).decode("cp1252", "ignore")
-_NOT_LATIN1 = re.compile("[^\\x00-\\xff" + re.escape(_CP1252_EXTRAS) + "]")
+_NOT_LATIN1 = lazy_compile("[^\\x00-\\xff" + re.escape(_CP1252_EXTRAS) + "]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,6 +427,8 @@ def _double_encoding_steps(text: str, layers: int) -> tuple[list[_Step], float] 
 
 
 def _detect_with_charset_normalizer(data: bytes) -> str | None:
+    from charset_normalizer import from_bytes  # on first use: most pages declare their charset
+
     matches = from_bytes(_sample(data), cp_isolation=None)
     best = matches.best()
     if best is None or not best.encoding:

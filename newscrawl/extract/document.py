@@ -8,6 +8,7 @@ from typing import TypeAlias
 
 from lxml import etree
 
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.tags import BLOCK_TAGS
 
 #: an element of the trees newscrawl parses (lxml's etree parser: plain elements, not lxml.html's)
@@ -18,11 +19,11 @@ _CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
 #: what a text field must not carry: C0 controls but tab and LF, DEL, and C1 controls. A terminal acts
 #: on them (ESC and CSI start escape sequences; CR overwrites a line), and ``&#27;`` puts one in a page
 _TEXT_CONTROLS = dict.fromkeys([*range(0, 9), *range(11, 32), *range(127, 160)])
-_XML_DECL = re.compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
+_XML_DECL = lazy_compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
 #: ``</body>`` and ``</html>`` end tags: a browser ignores them (content after them still goes into the
 #: body) but libxml2 drops everything after a stray ``</html>`` (an included header ending in ``</html>``
 #: hid a gazette's whole article); they are removed before parsing
-_BODY_END = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
+_BODY_END = lazy_compile(r"</(?:body|html)\s*>", re.IGNORECASE)
 
 
 class ParseError(ValueError):
@@ -157,7 +158,7 @@ def paragraphs(
     return out
 
 
-_WORD = re.compile(r"\w")
+_WORD = lazy_compile(r"\w")
 
 
 def _words(text: str | None) -> int:

@@ -45,6 +45,7 @@ from typing import BinaryIO
 from lxml import etree
 
 from newscrawl.extract.document import Element
+from newscrawl.extract.lazyre import lazy_compile
 
 #: bytes of a page extracted at most; 5x the largest page of the evaluation sets (1.6 MB), and
 #: extraction of an 8 MiB page stays within a few seconds on one core
@@ -154,7 +155,7 @@ _TAG = r"<[A-Za-z][^\s/>]*+"
 #: elements whose text is not markup, as libxml2 reads them
 _RAW_TEXT = ("script", "style")
 #: the attributes of one start tag, counted by ``findall``
-_ATTRIBUTES = re.compile(_ATTRIBUTE)
+_ATTRIBUTES = lazy_compile(_ATTRIBUTE)
 #: elements with more attributes than this count towards a page's attribute pairs. Below it libxml2's
 #: quadratic cost does not show: 8 MB of 100-attribute elements parse 0.5 s slower than of 1-attribute
 #: ones (2.4 s; 400 attributes: 2.6 s slower). The most on one element in the evaluation sets is 73

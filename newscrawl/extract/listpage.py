@@ -36,6 +36,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from newscrawl.extract.document import Element, collapse, text_len
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 from newscrawl.extract.pagekind import PageKindName, classify_page_kind
 from newscrawl.extract.result import ListEntry
@@ -47,10 +48,10 @@ CLASS_LEVELS = 3
 #: how far up an entry looks for its item (the time shown next to it)
 ITEM_LEVELS = 4
 #: links whose href is not a page
-_NOT_A_PAGE = re.compile(r"^\s*(?:javascript:|mailto:|tel:|#|$)", re.I)
+_NOT_A_PAGE = lazy_compile(r"^\s*(?:javascript:|mailto:|tel:|#|$)", re.I)
 #: a time shown next to a list entry: full dates, Chinese month/day, month-day with time, relative times,
 #: month-day alone, time alone (longest forms first)
-SHOWN_TIME = re.compile(
+SHOWN_TIME = lazy_compile(
     r"\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?(?:\s*\d{1,2}:\d{2}(?::\d{2})?)?"
     r"|\d{1,2}月\d{1,2}日(?:\s*\d{1,2}:\d{2})?"
     r"|(?<!\d)\d{1,2}[-/]\d{1,2}\s+\d{1,2}:\d{2}(?!\d)"
@@ -58,8 +59,8 @@ SHOWN_TIME = re.compile(
     r"|(?<![\d:])\d{2}-\d{2}(?![\d:])"
     r"|(?<![\d:])\d{1,2}:\d{2}(?![\d:])"
 )
-_DIGITS = re.compile(r"\d+")
-_ID = re.compile(r"[A-Za-z0-9]*\d[A-Za-z0-9]*")
+_DIGITS = lazy_compile(r"\d+")
+_ID = lazy_compile(r"[A-Za-z0-9]*\d[A-Za-z0-9]*")
 
 
 @dataclass(frozen=True, slots=True)

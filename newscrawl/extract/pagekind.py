@@ -26,10 +26,10 @@ Measured (all pages of each set are articles): false lists 0/69 chinese-wce, 0/1
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from newscrawl.extract.document import collapse, text_len
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 
 PageKindName = Literal["article", "list"]
@@ -43,7 +43,7 @@ HEADLINE_MIN_CHARS = 8
 #: a heading longer than this is not a headline
 HEADLINE_MAX_CHARS = 120
 #: separators between the headline and the site name in a <title>
-TITLE_SEPARATORS = re.compile(r"\s+[-|–—]\s+|[_|]|\s*-\s*(?=[^-]*$)")
+TITLE_SEPARATORS = lazy_compile(r"\s+[-|–—]\s+|[_|]|\s*-\s*(?=[^-]*$)")
 #: a prose region this long makes a page an article whatever its links (tuned: no dev-set article below)
 PROSE_ARTICLE_CHARS = 300
 #: with a declared or shown headline, this much prose is enough for an article

@@ -21,13 +21,15 @@ import re
 from collections.abc import Iterable
 from urllib.parse import parse_qsl, urldefrag, urlencode, urlsplit, urlunsplit
 
+from newscrawl.extract.lazyre import lazy_compile
+
 #: pages of one article at most (the longest split articles seen on portals have about 20)
 MAX_PAGES = 50
 #: query parameters that number the pages of an article
 PAGE_PARAMS = frozenset({"page", "p", "pn", "pageno", "pagenum", "pg"})
 
-_SUFFIX = re.compile(r"^(?P<stem>.+?)[_-](?P<n>\d{1,3})(?P<ext>\.[a-z]{2,5})$", re.IGNORECASE)
-_EXT = re.compile(r"^(?P<stem>.+?)(?P<ext>\.[a-z]{2,5})$", re.IGNORECASE)
+_SUFFIX = lazy_compile(r"^(?P<stem>.+?)[_-](?P<n>\d{1,3})(?P<ext>\.[a-z]{2,5})$", re.IGNORECASE)
+_EXT = lazy_compile(r"^(?P<stem>.+?)(?P<ext>\.[a-z]{2,5})$", re.IGNORECASE)
 
 
 def _page_param(query: str) -> tuple[str | None, int | None, list[tuple[str, str]]]:

@@ -33,6 +33,7 @@ from lxml import etree
 
 from newscrawl.extract.boilerplate import is_caption
 from newscrawl.extract.document import ParseError, body_of, collapse, paragraphs, parse_html
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 
@@ -59,14 +60,14 @@ BODY_KEYS = frozenset(
 TEXT_KEYS = ("text", "content", "html", "value", "body", "plaintext")
 #: a state object handed over in a script: assigned (``window.__INITIAL_STATE__ =``, ``__NUXT_DATA__=``) or
 #: pushed onto a queue named like one (``window["__RQ_R_1_"].push({...})``, a dehydrated React Query cache)
-_STATE_RE = re.compile(
+_STATE_RE = lazy_compile(
     r"(?:(?:window\.|self\.|globalThis\.)?(__[A-Z][A-Z0-9_]*__)\s*="
     r"|(?:window|self|globalThis)(?:\.(__\w+)|\[\s*[\"'](__\w+)[\"']\s*\])\.push\()\s*(?=[{\[])"
 )
-_SCRIPT_OPEN_RE = re.compile(r"<script\b([^>]*)>", re.IGNORECASE)
-_NEXT_DATA_RE = re.compile(r"""\bid\s*=\s*["']?__NEXT_DATA__""", re.IGNORECASE)
-_JSON_TYPE_RE = re.compile(r"""\btype\s*=\s*["']?application/json""", re.IGNORECASE)
-_TAG_RE = re.compile(r"<(?:p|br|div|h[1-6]|li|span|a|em|strong|b|i)\b[^>]*>", re.IGNORECASE)
+_SCRIPT_OPEN_RE = lazy_compile(r"<script\b([^>]*)>", re.IGNORECASE)
+_NEXT_DATA_RE = lazy_compile(r"""\bid\s*=\s*["']?__NEXT_DATA__""", re.IGNORECASE)
+_JSON_TYPE_RE = lazy_compile(r"""\btype\s*=\s*["']?application/json""", re.IGNORECASE)
+_TAG_RE = lazy_compile(r"<(?:p|br|div|h[1-6]|li|span|a|em|strong|b|i)\b[^>]*>", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,47 @@ def test_importing_the_extraction_library_loads_no_scrapy():
     assert loaded_crawler_modules("import newscrawl.extract") == "[]"
 
 
+#: libraries a plain extraction does not need at start: each is imported where it is first used
+#: (charset detection for undeclared pages, e-mail dates, dateparser, the language model, the PSL)
+DEFERRED = ("charset_normalizer", "email", "dateparser", "py3langid", "numpy", "tldextract")
+
+#: run ``code`` in a fresh interpreter and print which of the DEFERRED modules it loaded, and how many
+#: regular expressions newscrawl's own modules compiled meanwhile
+_DEFERRED_PROBE = """
+import re, sys
+compiled = []
+_compile = re._compile
+def counting(pattern, flags):
+    caller = sys._getframe(1)
+    while caller is not None and caller.f_code.co_filename.endswith(("re/__init__.py", "functools.py")):
+        caller = caller.f_back
+    if caller is not None and "newscrawl" in caller.f_code.co_filename:
+        compiled.append(pattern)
+    return _compile(pattern, flags)
+re._compile = counting
+{code}
+print(sorted({{m.split('.')[0] for m in sys.modules}} & set({deferred!r})), len(compiled))
+"""
+
+
+def deferred_modules_and_patterns(code: str) -> tuple[str, int]:
+    probe = _DEFERRED_PROBE.format(code=code, deferred=DEFERRED)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded, patterns = done.stdout.strip().splitlines()[-1].rsplit(" ", 1)
+    return loaded, int(patterns)
+
+
+def test_importing_the_extraction_library_is_light():
+    # start-up cost (issue 13): no heavy library and no regex compilation at import; the patterns are
+    # compiled on first use (newscrawl.extract.lazyre)
+    assert deferred_modules_and_patterns("import newscrawl.extract") == ("[]", 0)
+
+
+def test_building_the_command_line_is_light():
+    code = "from newscrawl.cli import build_parser; build_parser()"
+    assert deferred_modules_and_patterns(code)[0] == "[]"
+
+
 def test_extract_command_loads_no_scrapy(tmp_path: Path):
     page = tmp_path / "page.html"
     page.write_text(PAGE, encoding="utf-8")

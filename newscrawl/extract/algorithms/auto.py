@@ -72,6 +72,7 @@ from newscrawl.extract.boilerplate import (
 )
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
 from newscrawl.extract.document import Element, paragraphs, spare_running_text
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.scriptdata import use_script_data
@@ -82,7 +83,7 @@ from newscrawl.extract.stats import NodeStats
 FORUM_MIN_POSTS = 3
 FORUM_LEVELS = 10
 #: what stands beside every post of a thread: a date and time, or a reply/quote word
-POST_STAMP = re.compile(
+POST_STAMP = lazy_compile(
     r"\d{4}[-/年.]\d{1,2}[-/月.]\d{1,2}日?\s*\d{1,2}:\d{2}|回复|回覆|發表於|发表于|楼主|樓主|引用|Posted|wrote",
     re.IGNORECASE,
 )
@@ -98,7 +99,7 @@ LEAD_LONG_CHARS = 100
 LEAD_MAX_SHARE = 0.5
 LEAD_TAGS = frozenset({"p", "div", "h2", "h3", "span", "section", "header", "strong", "b", "em"})
 PICTURE_TAGS = ("img", "picture", "video", "figure")
-LEAD_END = re.compile(r"[.!?。！？…\"'»«“”」』)）]\s*$")
+LEAD_END = lazy_compile(r"[.!?。！？…\"'»«“”」』)）]\s*$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from newscrawl.extract.algorithms.base import positive, register
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.tags import TYPE_I_TAGS, TYPE_II_TAGS
@@ -57,7 +58,7 @@ _VOID_TYPE_I = frozenset("meta param input image area embed".split())
 _RAW_TYPE_I = ("script", "style", "textarea")  # removed by remove_raw_elements
 _PAIRED_TYPE_I = sorted(TYPE_I_TAGS - _VOID_TYPE_I - set(_RAW_TYPE_I))
 
-_DOCTYPE = re.compile(r"<![^>]*>|<\?[^>]*>")
+_DOCTYPE = lazy_compile(r"<![^>]*>|<\?[^>]*>")
 #: elements whose content is raw text: without an end tag they run to the end of the page
 RAW_TEXT_TAGS = frozenset({"script", "style", "textarea", "xmp", "plaintext", "noscript", "template"})
 _OPEN: dict[tuple[str, ...], re.Pattern[str]] = {}
@@ -107,30 +108,30 @@ def remove_raw_elements(source: str, names: tuple[str, ...] = ("script", "style"
     return "".join(out)
 
 
-_TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.S | re.I)
+_TITLE = lazy_compile(r"<title\b[^>]*>(.*?)</title\s*>", re.S | re.I)
 #: a paired type I element closed before another start tag of the same name (tempered dot: repair)
 _PAIRED = {
-    t: re.compile(rf"<{t}\b[^>]*>[^<]*(?:<(?!/?{t}\b)[^<]*)*</{t}\s*>", re.I)
+    t: lazy_compile(rf"<{t}\b[^>]*>[^<]*(?:<(?!/?{t}\b)[^<]*)*</{t}\s*>", re.I)
     for t in _PAIRED_TYPE_I
 }
 #: leftover start or end tags of type I (void ones, and paired ones that were never closed)
 #: marks around link text: counted as removed, restored in the text of a block that keeps other text
 _LINK_OPEN, _LINK_CLOSE = "\x02", "\x03"
-_LINK_MARKS = re.compile("([\x02\x03])")
-_LONE_TYPE_I = re.compile(r"</?(?:" + "|".join(sorted(TYPE_I_TAGS)) + r")\b[^>]*>", re.I)
-_HEADING = re.compile(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", re.S | re.I)
-_TYPE_II = re.compile(r"</?(?:" + "|".join(sorted(TYPE_II_TAGS - {"head"})) + r")\b[^>]*>", re.I)
-_ANY_TAG = re.compile(r"<[^>]*>")
-_SPACE = re.compile(r"\s+")
+_LINK_MARKS = lazy_compile("([\x02\x03])")
+_LONE_TYPE_I = lazy_compile(r"</?(?:" + "|".join(sorted(TYPE_I_TAGS)) + r")\b[^>]*>", re.I)
+_HEADING = lazy_compile(r"<h([1-6])\b[^>]*>(.*?)</h\1\s*>", re.S | re.I)
+_TYPE_II = lazy_compile(r"</?(?:" + "|".join(sorted(TYPE_II_TAGS - {"head"})) + r")\b[^>]*>", re.I)
+_ANY_TAG = lazy_compile(r"<[^>]*>")
+_SPACE = lazy_compile(r"\s+")
 _SEP = "\x00"
-_HEAD_MARK = re.compile(r"^\x01([1-6])")
+_HEAD_MARK = lazy_compile(r"^\x01([1-6])")
 
 #: seed 003's report-time pattern, verbatim
-REPORT_TIME = re.compile(r"\w{4}[-./,年]\w{1,2}[-./,月]\w{1,2}日?")
+REPORT_TIME = lazy_compile(r"\w{4}[-./,年]\w{1,2}[-./,月]\w{1,2}日?")
 
 #: separators and site words stripped from a <title> (seed 003's stop-word list; the paper does not print
 #: it: these are the portal names and navigation words the datasets' titles carry)
-TITLE_SEPARATORS = re.compile(r"\s*(?:[|_–—]|--|-\s|\s-|::|》|«|»)\s*")
+TITLE_SEPARATORS = lazy_compile(r"\s*(?:[|_–—]|--|-\s|\s-|::|》|«|»)\s*")
 TITLE_STOP_WORDS: tuple[str, ...] = (
     "新浪", "网易", "搜狐", "腾讯", "凤凰", "新华网", "人民网", "中新网", "环球网", "首页", "频道",
     "新闻中心", "资讯", "网站", "官网", "门户", "sina", "sohu", "163.com", "qq.com", "ifeng",

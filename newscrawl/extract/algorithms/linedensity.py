@@ -40,14 +40,15 @@ from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import fraction, register
 from newscrawl.extract.algorithms.blockstats import remove_raw_elements
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.tags import BLOCK_TAGS
 
 #: elements never rendered by the formatter, removed with their content before lines are made
 NOT_RENDERED: tuple[str, ...] = ("script", "style", "noscript", "template", "head", "title")
-_TOKEN = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9:-]*)[^>]*>|<![^>]*>|<\?[^>]*>|[^<]+|<", re.S)
-_SPACE = re.compile(r"\s+")
+_TOKEN = lazy_compile(r"<(/?)([a-zA-Z][a-zA-Z0-9:-]*)[^>]*>|<![^>]*>|<\?[^>]*>|[^<]+|<", re.S)
+_SPACE = lazy_compile(r"\s+")
 #: tags at which the formatter breaks a line (block tags, <br>, and the <body>/<html> boundaries)
 LINE_BREAK_TAGS: frozenset[str] = BLOCK_TAGS | {"br", "html", "body"}
 

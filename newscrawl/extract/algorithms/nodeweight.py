@@ -44,13 +44,14 @@ from lxml import etree
 
 from newscrawl.extract.algorithms.base import fraction, register
 from newscrawl.extract.document import Element, drop_element, paragraphs
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.stats import NodeStats, compute_stats
 from newscrawl.extract.tags import BLOCK_TAGS
 
 #: seed 002's pre-pass: hidden elements and floating windows
-HIDDEN_STYLE = re.compile(r"display\s*:\s*none|position\s*:\s*fixed", re.I)
+HIDDEN_STYLE = lazy_compile(r"display\s*:\s*none|position\s*:\s*fixed", re.I)
 _STYLED = etree.XPath(".//*[@style]")
 
 #: words in class/id that mark content (m = 1) or noise (m = 0); matched as parts of the attribute value
@@ -62,7 +63,7 @@ NOISE_WORDS: tuple[str, ...] = (
     "ads", "banner", "copyright", "breadcrumb", "crumb", "tags", "recommend", "hot", "rank", "login",
     "toolbar", "social", "popup", "links", "friend", "bottom", "top",
 )
-_WORD = re.compile(r"[a-z]+")
+_WORD = lazy_compile(r"[a-z]+")
 
 
 @dataclass(frozen=True, slots=True)

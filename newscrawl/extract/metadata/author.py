@@ -37,6 +37,7 @@ from importlib.resources import files
 from lxml import etree
 
 from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.title import (
     SiteContext,
     enp_properties,
@@ -64,7 +65,7 @@ META_AUTHOR_KEYS: tuple[str, ...] = (
     "dc.author",
 )
 #: a twitter:labelN naming the writer in its twitter:dataN
-_WRITTEN_BY = re.compile(
+_WRITTEN_BY = lazy_compile(
     r"^(?:written by|author|verfasst von|geschrieben von|autor(?:in)?|écrit par|auteur|escrito por|"
     r"scritto da|geschreven door|skrevet av|skriven av)\s*:?$",
     re.I,
@@ -110,51 +111,51 @@ NOT_AFTER_REPORTER = (
 )
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
 #: class / id tokens of byline markup; containers of comments, bios and author lists are not bylines
-_BYLINE_CLASS = re.compile(
+_BYLINE_CLASS = lazy_compile(
     r"(?:^|[\s_-])(?:by-?line|author|autor|auteurs?|autore|writer)(?:[\s_-]?name)?(?:$|[\s_-])", re.I
 )
-_NOT_BYLINE_CLASS = re.compile(
+_NOT_BYLINE_CLASS = lazy_compile(
     r"comment|bio|avatar|description|about|box|list|more|posts|img|photo|social|follow", re.I
 )
 
 _CJK = r"\u3400-\u9fff"
 #: writer keywords: a name follows ("作者：X", "记者 X", "文/X", "执笔人：X")
-_WRITER = re.compile(
+_WRITER = lazy_compile(
     rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端]))"
     rf"(?:作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|特约记者|本报记者|记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／]|文\s*[:：]|"
     r"[Aa]uthor\s*:|Autor(?:in)?\s*:)\s*[:：]?\s*"
 )
 #: editor keywords (the value follows; "编辑部", "编辑推荐" are not credits)
-EDITOR_KEYWORD = re.compile(
+EDITOR_KEYWORD = lazy_compile(
     r"(?:责任编辑|責任編輯|责编|編輯|编辑|主编)(?!部|推荐|精选|部落|器)\s*(?P<colon>[:：])?\s*"
 )
 #: source keywords (a colon is required: "来源" alone is common in running text)
-SOURCE_KEYWORD = re.compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*")
+SOURCE_KEYWORD = lazy_compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*")
 #: writer patterns with the name as group 1: "2004年7月16日08:19 [ 黄宇 ]" (a bracketed name after the
 #: time), forum posts "本贴由大卫于2005年…" and "ggjjzhzz 发表于 2005-9-15"
 _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
-    re.compile(rf"\d{{1,2}}:\d{{2}}\s*[\[【]\s*([{_CJK}·]{{2,4}})\s*[\]】]"),
-    re.compile(r"本[贴帖]由\s*([^\s于]{2,20}?)\s*于"),
-    re.compile(r"(?:^|\s)([^\s:：]{2,20})\s+(?:发表于|發表於|posted\s+(?:on|at))", re.I),
+    lazy_compile(rf"\d{{1,2}}:\d{{2}}\s*[\[【]\s*([{_CJK}·]{{2,4}})\s*[\]】]"),
+    lazy_compile(r"本[贴帖]由\s*([^\s于]{2,20}?)\s*于"),
+    lazy_compile(r"(?:^|\s)([^\s:：]{2,20})\s+(?:发表于|發表於|posted\s+(?:on|at))", re.I),
     # a post's footer: "发布时间 2005/03/15 22:36:13 by 某网友"
-    re.compile(r"\d{1,2}:\d{2}(?::\d{2})?\s+(?:[Bb]y|BY|[Vv]on)\s+([^\s〓|｜]{2,30})"),
+    lazy_compile(r"\d{1,2}:\d{2}(?::\d{2})?\s+(?:[Bb]y|BY|[Vv]on)\s+([^\s〓|｜]{2,30})"),
 )
 #: cheap pre-filter: a line without any of these cannot hold a byline
-_ANY_KEY = re.compile(
+_ANY_KEY = lazy_compile(
     r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|本[贴帖]由|发表于|發表於|posted|"
     r"\d:\d\d(?::\d\d)?\s+(?:[Bb]y|BY|[Vv]on)\s|^\s*[\d.\s-]{8,12}[-–—|·•]\s*[A-Z]|"
     r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s"
 )
 #: English and European bylines at the start of a line
-_BY = re.compile(r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s+(?=\S)")
+_BY = lazy_compile(r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s+(?=\S)")
 #: a closing "（X）" / "（X 上海报道）" / "（记者 X）" at the end of the last paragraph
-_CLOSING = re.compile(
+_CLOSING = lazy_compile(
     rf"[（(]\s*([{_CJK}·]{{2,4}}(?:[\s、]+[{_CJK}·]{{2,4}})*)\s*(?:[{_CJK}]{{2,6}}报道)?\s*[）)]\s*$"
 )
 #: "Posted by X", "Veröffentlicht von X", "Post author By X": the name follows the last such word
-_BY_WORD = re.compile(r"(?:^|\s)(?:[Bb]y|BY|[Vv]on|vom|VON|[Pp]ar|[Pp]or|[Vv]an|door)\s*:?\s+(?=\S)")
+_BY_WORD = lazy_compile(r"(?:^|\s)(?:[Bb]y|BY|[Vv]on|vom|VON|[Pp]ar|[Pp]or|[Vv]an|door)\s*:?\s+(?=\S)")
 #: links to an author's page ("/author/jane-doe/", "/autor/...", "/authors/...")
-_AUTHOR_HREF = re.compile(r"/(?:author|autor|authors|autoren|writer)s?/[^/?#]+", re.I)
+_AUTHOR_HREF = lazy_compile(r"/(?:author|autor|authors|autoren|writer)s?/[^/?#]+", re.I)
 #: capitalised words of page furniture and headings that are never part of a person's name
 NOT_NAME_WORDS = frozenset(
     """zur zum und the of and for with home news more startseite weiter lesen read comments kommentare share
@@ -162,57 +163,59 @@ NOT_NAME_WORDS = frozenset(
 )
 _HEADINGS = frozenset(HEADING_TAGS)
 #: words of organisation names: a declared "author" with one is the outlet, held back like the site name
-_ORGANISATION = re.compile(
+_ORGANISATION = lazy_compile(
     r"\b(?:GmbH|e\.\s?V|AG|KG|Ltd|Inc|LLC|S\.A|Verlag|Verlags|Media|Média|Medien|Editorial|Redaktion|"
     r"Redacci[oó]n|Nachrichten|Zeitung|Magazin|Magazine|Online|Stiftung|Verband|Group|Gruppe)\b"
 )
 #: endings of Chinese organisation names (大汉网络, 某某出版社, 某某研究院): a declared "author" like this
 #: is held back like a company
-_CJK_ORGANISATION = re.compile(
+_CJK_ORGANISATION = lazy_compile(
     r"(?:网络|公司|集团|出版社|杂志社|研究所|研究院|研究中心|大学|学院|协会|学会|委员会|政府|办公室|"
     r"工作室|编辑部|期刊|(?<=[\u3400-\u9fff]{3})[局厅部署处])$"
 )
 #: page furniture that looks like a short Chinese name
-_FURNITURE = re.compile(
+_FURNITURE = lazy_compile(
     r"返回|首页|顶部|本页|更多|相关|热点|专题|下载|登录|注册|搜索|导航|网友|留言|回复|正文|全文|分享|微信|微博|"
     r"评论|字号|图片|视频|新闻|国内|国际|社会|财经|体育|娱乐|科技|频道|关注|收藏|点赞|阅读|推荐|广告|打印|"
     r"显示|隐藏|展开|收起|全部|上一|下一|目录|简介|联系|订阅"
 )
 #: values that are placeholders or account handles rather than names
-_PLACEHOLDER = re.compile(r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author)$|^@", re.I)
+_PLACEHOLDER = lazy_compile(
+    r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author)$|^@", re.I
+)
 #: an account handle after the name ("Jane Doe @janedoe")
-_TRAILING_HANDLE = re.compile(r"\s+@\w+$")
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
-_SLUG = re.compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")
-_DIGITS = re.compile(r"\d{4}")
+_TRAILING_HANDLE = lazy_compile(r"\s+@\w+$")
+_EMAIL = lazy_compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_SLUG = lazy_compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")
+_DIGITS = lazy_compile(r"\d{4}")
 #: leftovers of markup or code: a value with these is not a name
-_MARKUP = re.compile(r"[=<>{}→»]|&\w+;|^\d")
+_MARKUP = lazy_compile(r"[=<>{}→»]|&\w+;|^\d")
 #: soft hyphens, zero-width and private-use characters (icon fonts)
-_INVISIBLE = re.compile(r"[\xad\u200b-\u200f\ue000-\uf8ff]")
+_INVISIBLE = lazy_compile(r"[\xad\u200b-\u200f\ue000-\uf8ff]")
 #: where a value ends: a date, a time, a bracket, a keyword of the next field, page furniture
-_VALUE_END = re.compile(
+_VALUE_END = lazy_compile(
     r"\d{2,4}\s*[-/.年]\s*\d{1,2}|\d{1,2}\s*[:：]\s*\d{2}|[\[【〔<|｜]|"
     r"(?:来源|來源|作者|编辑|责任编辑|责编|时间|日期|发布|发表|更新|点击|阅读|浏览|字号|字体|打印|评论|分享|"
     r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|举报|整合|电\b|讯\b|"
     r"\b(?:Veröffentlicht|Aktualisiert|Published|Updated|Stand|Posted|Archiv|Weitere)\b)"
 )
-_NAME_SPLIT = re.compile(r"[\s\u3000、,，;；/／_（）()【】\[\]]+|\band\b|&|和|及")
+_NAME_SPLIT = lazy_compile(r"[\s\u3000、,，;；/／_（）()【】\[\]]+|\band\b|&|和|及")
 #: separators between the names of a list: punctuation, "&", and "and" in the languages of the datasets
-_LIST_SEP = re.compile(r"\s*[;；、,，&]\s*|\s+(?:and|und|y|et|e|og|och|en|i|und|AND|UND)\s+")
+_LIST_SEP = lazy_compile(r"\s*[;；、,，&]\s*|\s+(?:and|und|y|et|e|og|och|en|i|und|AND|UND)\s+")
 #: a Chinese news outlet or wire service: a declared "author" like this is the page's source, not a writer
 #: a newsroom's code for a writer after the name: "Elena Oberholzer (obe)"; Korean "기자" (reporter)
-_STAFF_CODE = re.compile(r"\s*\([a-z]{2,5}\.?\)?$|\s+기자$")
+_STAFF_CODE = lazy_compile(r"\s*\([a-z]{2,5}\.?\)?$|\s+기자$")
 #: a declared value that credits a picture, not a writer ("Image: Getty Images")
-_PICTURE_CREDIT = re.compile(
+_PICTURE_CREDIT = lazy_compile(
     r"^(?:Image|Images|Photo|Photos|Foto|Fotos|Bild|Picture|Credit|Illustration)s?\s*:", re.I
 )
-_OUTLET = re.compile(
+_OUTLET = lazy_compile(
     rf"^[{_CJK}A-Za-z]{{1,12}}(?:日报|晚报|早报|晨报|商报|时报|周刊|杂志|报社|报|通讯社|新闻社|社|网|网站|"
     rf"电视台|广播电台|台|客户端|新闻|传媒|集团|频道|在线|媒体)$"
 )
 #: two or more spaces, or an ideographic space: a gap between names, not inside one
-_WIDE_GAP = re.compile(r"\s{2,}|\u3000")
-_CJK_NAME = re.compile(rf"^[{_CJK}·•]{{2,4}}$")
+_WIDE_GAP = lazy_compile(r"\s{2,}|\u3000")
+_CJK_NAME = lazy_compile(rf"^[{_CJK}·•]{{2,4}}$")
 _UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
 _LATIN_WORD = rf"[{_UPPER}][\w.'’-]*"
 _PARTICLE = r"(?:de|da|del|della|der|den|van|von|la|le|du|dos|di|bin|al)"
@@ -220,19 +223,19 @@ _LATIN_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{0,3}}"
 #: one or more Latin-script names: "Jane Doe", "Jane Doe and John Roe", "A. Mayer, B. Roe & C. Poe"
 _LATIN_FULL_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{1,3}}"
 #: (after a comma only a name of two or more words follows: "Jane Doe, Reuters" is one name and an outlet)
-_LATIN_NAMES = re.compile(
+_LATIN_NAMES = lazy_compile(
     rf"{_LATIN_NAME}(?:\s*,\s*{_LATIN_FULL_NAME}|\s+(?:and|und|&|y|et|e)\s+{_LATIN_NAME}){{0,5}}"
 )
 #: a writer's full name in brackets closing the text, German and Austrian papers' habit: "… (Jane Doe) +++"
-_LATIN_CLOSING = re.compile(rf"\(\s*({_LATIN_FULL_NAME})\s*\)[\s+*.]*$")
+_LATIN_CLOSING = lazy_compile(rf"\(\s*({_LATIN_FULL_NAME})\s*\)[\s+*.]*$")
 #: a date then the writer alone on a line: "11.12.2019 - Jane Doe", "2019-12-11 | Jane Doe"
-_DATE_THEN_NAME = re.compile(
+_DATE_THEN_NAME = lazy_compile(
     rf"^\s*(?:\d{{1,2}}\.\s?\d{{1,2}}\.\s?\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})\s*[-–—|·•]\s*({_LATIN_FULL_NAME})\s*$"
 )
-_URL = re.compile(r"https?://|www\.|\.(?:com|cn|net|org|html?)\b", re.I)
-_DATE_ONLY = re.compile(r"^[\d\s:：/.\-年月日T+]+$")
+_URL = lazy_compile(r"https?://|www\.|\.(?:com|cn|net|org|html?)\b", re.I)
+_DATE_ONLY = lazy_compile(r"^[\d\s:：/.\-年月日T+]+$")
 _STRIP = " \t\r\n\u3000:：-–—|｜/／·•,，;；。()（）[]【】〔〕<>《》\"'“”‘’□■●◆"
-_BRACKETED = re.compile(r"[（(\[【]([^（()\[\]【】]{2,40})[）)\]】]")
+_BRACKETED = lazy_compile(r"[（(\[【]([^（()\[\]【】]{2,40})[）)\]】]")
 
 
 def clean_value(value: str | None) -> str | None:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.author import (
     EDITOR_KEYWORD,
     SOURCE_KEYWORD,
@@ -56,39 +57,39 @@ from newscrawl.extract.tags import BLOCK_TAGS
 
 #: a writer's label in a text a site file points at, the names after it ("本文作者：", "新华社记者 ", "文｜"):
 #: there the label need not start a word, as it must in running text (author._WRITER)
-_GIVEN_WRITER = re.compile(
+_GIVEN_WRITER = lazy_compile(
     r"(?:作者|撰文|执笔人?|撰稿人?|记者|通讯员|实习生|编译|文\s*[/／|｜:：])\s*[:：|｜]?\s*"
 )
 #: an English editor's label opening such a text ("Editor: X", "Edited by X")
-_GIVEN_EDITOR_EN = re.compile(r"\s*(?:edited\s+by|editor)\b\s*:?\s*", re.I)
+_GIVEN_EDITOR_EN = lazy_compile(r"\s*(?:edited\s+by|editor)\b\s*:?\s*", re.I)
 #: meta keys naming the outlet the story comes from (Chinese portals), best first
 META_SOURCE_KEYS: tuple[str, ...] = ("source", "contentsource", "mediaid", "dc.source")
 #: class / id tokens of an element holding the source's name (sina, sohu, 163, people.cn)
-_SOURCE_CLASS = re.compile(
+_SOURCE_CLASS = lazy_compile(
     r"(?:^|[\s_-])(?:source|media[_-]?name|ent-source|come-from|from)(?:$|[\s_-])", re.I
 )
 #: an element holding the source's name is this short (a name, maybe with its label)
 MAX_SOURCE_ELEMENT_CHARS = 40
 #: 原标题 lines: the headline the story first ran under
-_ORIGINAL_TITLE = re.compile(r"(?:原标题|原題|原标題|原文标题)\s*[:：]\s*(?P<title>.+)$")
+_ORIGINAL_TITLE = lazy_compile(r"(?:原标题|原題|原标題|原文标题)\s*[:：]\s*(?P<title>.+)$")
 #: words of the lines the whole-page fallback reads
 CREDIT_KEYWORDS: tuple[str, ...] = ("编辑", "編輯", "责编", "来源", "來源", "稿源", "原标题", "作者")
 #: a writer label the whole-page fallback trusts: with its colon ("作者：X"; "作者简介" is no credit)
-_PAGE_WRITER = re.compile(r"(?<![\u3400-\u9fff])作者\s*[:：]\s*")
+_PAGE_WRITER = lazy_compile(r"(?<![\u3400-\u9fff])作者\s*[:：]\s*")
 #: text nodes holding one of them (one XPath over the whole page)
 _CREDIT_TEXT = etree.XPath(
     "//text()[" + " or ".join(f"contains(., '{k}')" for k in CREDIT_KEYWORDS) + "]"
 )
 #: the page is Chinese when the first this many characters of its text (or its <title>) hold Han
 CHINESE_SAMPLE_CHARS = 200
-_HAN = re.compile(r"[\u3400-\u9fff]")
+_HAN = lazy_compile(r"[\u3400-\u9fff]")
 #: wire datelines at the start of the text: 新华社北京5月3日电, 中新网5月3日电, 本报讯 is no source
-_CN_DATELINE = re.compile(
+_CN_DATELINE = lazy_compile(
     r"^[（(【\[]?\s*(?P<source>[\u3400-\u9fff]{1,8}?(?:社|网|台|报|新闻))\s*[\u3400-\u9fff]{0,8}?"
     r"\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*日\s*"
     r"(?:电|讯|消息)"
 )
-_EN_DATELINE = re.compile(
+_EN_DATELINE = lazy_compile(
     r"^[A-Z][A-Z .,'-]{0,40}\((?P<source>AP|AFP|Reuters|dpa|UPI|Xinhua|Bloomberg)\)\s*[-—–]"
 )
 #: a line holding a credit is at most this long (a longer one is running text)

@@ -20,13 +20,13 @@ applies the page's time zone when it knows one).
 from __future__ import annotations
 
 import bisect
-import email.utils
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import timezone as dt_timezone
 from functools import lru_cache
 
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.date_data import (
     MONTHS,
     OTHER_LABELS,
@@ -60,41 +60,41 @@ _TIME = (
     r"(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?)(?![a-zA-Z]))?"
     r"(?:\s*(?P<tz>Z|[+-]\d\d:?\d\d|[A-Z]{3,4}\b)(?:\s*[+-]\d\d:?\d\d)?)?)?"
 )
-_YMD = re.compile(
+_YMD = lazy_compile(
     r"(?<![\d.\-/])(?P<y>(?:19|20)\d\d)\s*(?:(?P<sep>[-./])\s*(?P<m>[01]?\d)\s*(?P=sep)\s*(?P<d>[0-3]?\d)(?!\d)"
     r"|年\s*(?P<m2>[01]?\d)\s*月\s*(?P<d2>[0-3]?\d)\s*[日号]?)" + _TIME
 )
-_YMD_COMPACT = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<m>[01]\d)(?P<d>[0-3]\d)(?!\d)")
-_DMY = re.compile(
+_YMD_COMPACT = lazy_compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<m>[01]\d)(?P<d>[0-3]\d)(?!\d)")
+_DMY = lazy_compile(
     r"(?<![\d.\-/])(?P<d>[0-3]?\d)\s*(?P<sep>[./|-])\s*(?P<m>[01]?\d)\s*(?P=sep)\s*(?P<y>(?:19|20)\d\d)(?![\d])"
     + _TIME
 )
 #: German short form with a two-digit year: 28.01.22
-_DMY2 = re.compile(r"(?<![\d.])(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>\d\d)(?![\d.])" + _TIME)
+_DMY2 = lazy_compile(r"(?<![\d.])(?P<d>[0-3]?\d)\.(?P<m>[01]?\d)\.(?P<y>\d\d)(?![\d.])" + _TIME)
 _CN_NUM = "〇零○Ｏ一二三四五六七八九"
-_CN_YMD = re.compile(
+_CN_YMD = lazy_compile(
     rf"(?P<y>[{_CN_NUM}Oo]{{4}})\s*年\s*(?P<m>[一二三四五六七八九十]{{1,2}})\s*月"
     rf"\s*(?P<d>[一二三四五六七八九十]{{1,3}})\s*[日号]"
 )
 _MONTH_WORDS = "|".join(sorted((re.escape(m) for m in MONTHS), key=len, reverse=True))
-_MDY = re.compile(
+_MDY = lazy_compile(
     rf"(?<![\w])(?P<mon>{_MONTH_WORDS})\.?\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\.?,?\s+(?P<y>(?:19|20)\d\d)(?!\d)"
     + _TIME,
     re.IGNORECASE,
 )
-_DMONY = re.compile(
+_DMONY = lazy_compile(
     rf"(?<![\w.])(?P<d>[0-3]?\d)(?:st|nd|rd|th|er|º)?\.?\s*(?:de\s+|of\s+)?(?P<mon>{_MONTH_WORDS})\.?,?"
     rf"\s*(?:de\s+)?(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
     re.IGNORECASE,
 )
 #: a short date right after a publish label: 发布时间：18-03-08 23:16 (two-digit year),
 #: 发布时间：10-08 12:00 or 09月07日 10:23 (no year: read in the reference's year)
-_SHORT = re.compile(
+_SHORT = lazy_compile(
     r"(?:发布时间|發布時間|发表时间|发布日期|发布于|发表于|时间|時間|日期)\s*[:：]?\s*"
     r"(?:(?:(?P<y>\d\d)[-/.])?(?P<m>[01]?\d)[-/.](?P<d>[0-3]?\d)|(?P<m2>[01]?\d)\s*月\s*(?P<d2>[0-3]?\d)\s*日)"
     r"(?![\d/.-])" + _TIME
 )
-_RELATIVE = re.compile(
+_RELATIVE = lazy_compile(
     r"(?P<n>\d{1,3})\s*(?P<unit>秒|分钟|分鐘|小时|小時|天|周|週|个月|個月)前"
     r"|(?P<n_en>\d{1,3})\s+(?P<unit_en>second|minute|hour|day|week)s?\s+ago"
     r"|(?P<now>刚刚|剛剛|just now)"
@@ -110,7 +110,7 @@ _PM_HALVES = {"下午", "晚上", "傍晚", "PM"}
 
 def _label_re(labels: tuple[str, ...]) -> re.Pattern[str]:
     words = "|".join(sorted((re.escape(w) for w in labels), key=len, reverse=True))
-    return re.compile(rf"(?:{words})\s*[:：]?\s*[\[(（【]?\s*$", re.IGNORECASE)
+    return lazy_compile(rf"(?:{words})\s*[:：]?\s*[\[(（【]?\s*$", re.IGNORECASE)
 
 
 _PUBLISH_LABEL = _label_re(PUBLISH_LABELS)
@@ -251,13 +251,13 @@ def _label(text: str, start: int) -> int:
 
 
 #: where absolute dates can be: a four-digit year, a Chinese-numeral year before 年, or d.m.yy
-_ANCHOR = re.compile(r"(?:19|20)\d\d|[〇零○Ｏ一二三四五六七八九]年|\d\.[01]?\d\.\d\d(?![\d.])")
+_ANCHOR = lazy_compile(r"(?:19|20)\d\d|[〇零○Ｏ一二三四五六七八九]年|\d\.[01]?\d\.\d\d(?![\d.])")
 #: characters around an anchor handed to the full patterns ("September 30th, 2021" before the year,
 #: "年12月15日 下午02:26:00 +08:00" after it)
 ANCHOR_BEFORE = 30
 ANCHOR_AFTER = 45
 #: month names need letters: skip those patterns on spans without any
-_HAS_LETTER = re.compile(r"[A-Za-zÀ-ɏЀ-ӿ]{3}")
+_HAS_LETTER = lazy_compile(r"[A-Za-zÀ-ɏЀ-ӿ]{3}")
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
@@ -367,10 +367,10 @@ def find_dates(
     return hits[:limit] if limit > 0 else hits
 
 
-_ISO_LIKE = re.compile(
+_ISO_LIKE = lazy_compile(
     r"\d{4}-?\d\d-?\d\d(?P<time>[T ]\d\d(?::?\d\d(?::?\d\d(?:[.,]\d+)?)?)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
 )
-_EPOCH = re.compile(r"1\d{9}(?:\d{3})?")
+_EPOCH = lazy_compile(r"1\d{9}(?:\d{3})?")
 
 
 def parse_value(
@@ -428,6 +428,8 @@ def parse_stamp(
         if hits:
             stamp = stamp_of(hits[0])
     if stamp is None and "," in value and value[:3].isalpha():
+        import email.utils  # on first use: it loads the e-mail and socket modules
+
         try:
             stamp = Stamp(email.utils.parsedate_to_datetime(value), True, "page")
         except (TypeError, ValueError, IndexError):
@@ -468,9 +470,9 @@ def stamp_of(hit: DateHit) -> Stamp:
     return Stamp(hit.when, hit.has_time, "reference" if hit.relative else "page")
 
 
-_YEAR = re.compile(r"(?:19|20)\d\d")
-_NUMBER = re.compile(r"\d+")
-_WORD = re.compile(r"[^\W\d_]{3,}")
+_YEAR = lazy_compile(r"(?:19|20)\d\d")
+_NUMBER = lazy_compile(r"\d+")
+_WORD = lazy_compile(r"[^\W\d_]{3,}")
 
 
 @lru_cache(maxsize=256)

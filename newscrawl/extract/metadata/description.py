@@ -10,10 +10,10 @@ end (or word) that fits.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from newscrawl.extract.document import collapse
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
 
@@ -31,7 +31,7 @@ MAX_DESCRIPTION_CHARS = 500
 MIN_DESCRIPTION_CHARS = 10
 #: the lead is the first paragraph of at least this many characters (shorter ones are datelines, credits)
 LEAD_MIN_CHARS = 40
-_SENTENCE_END = re.compile(r"[。！？!?.](?=\s|$)|[。！？]")
+_SENTENCE_END = lazy_compile(r"[。！？!?.](?=\s|$)|[。！？]")
 
 
 def shorten(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str:

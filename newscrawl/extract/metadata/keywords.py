@@ -10,10 +10,10 @@ not keywords; at most ``MAX_TAGS`` are kept.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from newscrawl.extract.document import collapse
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.title import SiteContext
 from newscrawl.extract.page import PageMeta
 from newscrawl.extract.result import Found
@@ -25,7 +25,7 @@ META_TAG_KEYS: tuple[str, ...] = ("article:tag", "og:article:tag")
 MAX_TAG_CHARS = 50
 #: at most this many tags per page
 MAX_TAGS = 30
-_SPLIT = re.compile(r"\s*[,，;；、|｜]\s*")
+_SPLIT = lazy_compile(r"\s*[,，;；、|｜]\s*")
 
 
 def _values(meta: PageMeta, key: str) -> list[str]:

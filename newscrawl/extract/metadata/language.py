@@ -14,11 +14,11 @@ that needs it and leaves that time out of the page's time budget.
 
 from __future__ import annotations
 
-import re
 import time
 from functools import lru_cache
 from typing import Any
 
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import PageMeta
 from newscrawl.extract.result import NOT_FOUND, Found
 
@@ -28,9 +28,9 @@ DETECT_SAMPLE_CHARS = 300
 SCRIPT_SHARE = 0.3
 #: fewer letters than this are too few to tell a language by
 MIN_DETECT_CHARS = 20
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")
+_HAN = lazy_compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_KANA = lazy_compile(r"[\u3040-\u30ff]")
+_HANGUL = lazy_compile(r"[\uac00-\ud7af\u1100-\u11ff]")
 
 
 def load_model() -> float:

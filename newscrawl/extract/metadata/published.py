@@ -60,6 +60,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from lxml import etree
 
 from newscrawl.extract.document import Element
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.date_data import (
     HOST_ZONES,
     JSON_LD_ARTICLE_TYPES,
@@ -110,7 +111,7 @@ TEASER_GAP_CHARS = 40
 #: whether the page-text rule looks first for the date of the page's own teaser (a switch, as above)
 TEASER_DATE = True
 
-_URL_DATE = re.compile(
+_URL_DATE = lazy_compile(
     r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_.]?)(?P<m>[01]\d)(?P=sep)(?P<d>[0-3]\d)(?!\d)"
     r"|(?<![\d])(?P<y2>(?:19|20)\d\d)/(?P<m2>[01]?\d)/(?P<d2>[0-3]?\d)/"
     r"|(?<![\d])(?P<d3>[0-3]\d)-(?P<m3>[01]\d)-(?P<y3>(?:19|20)\d\d)(?!\d)"
@@ -126,11 +127,11 @@ SCRIPT_KEYS: tuple[tuple[bytes, bytes], ...] = (
     (b"showdate(", rb"showdate\("),
     (b'var ct = "', rb'var ct = "'),
 )
-_SCRIPT_KEYS = tuple((literal, re.compile(key)) for literal, key in SCRIPT_KEYS)
+_SCRIPT_KEYS = tuple((literal, lazy_compile(key)) for literal, key in SCRIPT_KEYS)
 #: occurrences of one literal looked at ("pub" also opens "public", "publisher")
 SCRIPT_KEY_TRIES = 40
 #: the value right after a key: a date (with time and offset) or a Unix time in seconds or milliseconds
-_AFTER_KEY = re.compile(
+_AFTER_KEY = lazy_compile(
     rb"""["'\\]*\s*[:=(]?\s*["'\\]*\s*(?:(?P<date>(?:19|20)\d\d[-/.][01]?\d[-/.][0-3]?\d"""
     rb"""(?:[t ][0-2]?\d:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:z|[+-]\d\d:?\d\d)?)?)"""
     rb"""|(?P<epoch>1\d{9})(?:\d{3})?(?!\d))"""
@@ -155,7 +156,7 @@ class Zone:
 
 
 NO_ZONE = Zone()
-_SUBTAG = re.compile(r"[-_\s]+")
+_SUBTAG = lazy_compile(r"[-_\s]+")
 
 
 def infer_zone(language: str | None, url: str | None) -> Zone:
@@ -584,8 +585,8 @@ def _from_modified_times(page: Page, parse: _Parser) -> tuple[Stamp | None, str]
     return None, "time-element"
 
 
-_MODIFIED_CLASS = re.compile(r"updated|modified", re.IGNORECASE)
-_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
+_MODIFIED_CLASS = lazy_compile(r"updated|modified", re.IGNORECASE)
+_ANY_YEAR = lazy_compile(r"(?:19|20)\d\d")
 
 
 def _article_span(page: Page, heading: Element | None, start: Element | None) -> tuple[int, int]:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.title import overlap, text_anchor
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
@@ -28,10 +29,10 @@ NOT_SECTION = frozenset(
 #: longest section name kept (a crumb longer than this is a headline)
 MAX_SECTION_CHARS = 40
 #: breadcrumb markup: class or id words, and the labels of Chinese portals' location lines
-_BREADCRUMB_MARK = re.compile(r"crumb|position|location|mbx|daohang", re.I)
-_LOCATION_LABEL = re.compile(r"当前位置|您的位置|你的位置|您现在的位置|所在位置")
-_CRUMB_SPLIT = re.compile(r"\s*(?:>|&gt;|»|›|＞|→|/|\|)\s*")
-_LABEL = re.compile(r"^.*?(?:当前位置|您的位置|你的位置|您现在的位置|所在位置)\s*[:：]?\s*")
+_BREADCRUMB_MARK = lazy_compile(r"crumb|position|location|mbx|daohang", re.I)
+_LOCATION_LABEL = lazy_compile(r"当前位置|您的位置|你的位置|您现在的位置|所在位置")
+_CRUMB_SPLIT = lazy_compile(r"\s*(?:>|&gt;|»|›|＞|→|/|\|)\s*")
+_LABEL = lazy_compile(r"^.*?(?:当前位置|您的位置|你的位置|您现在的位置|所在位置)\s*[:：]?\s*")
 #: a breadcrumb element holds at most this many characters (a longer one is a container)
 MAX_BREADCRUMB_CHARS = 200
 

@@ -44,6 +44,7 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
 from newscrawl.extract.tags import HEADING_TAGS
@@ -96,15 +97,17 @@ MIN_HEADING_CHARS = 2
 
 _HEADING_TAGS = frozenset(HEADING_TAGS)
 #: "Site name: headline" -- a colon splits only when what precedes it is a site or channel name
-_SITE_PREFIX = re.compile(r"^([^:：]{2,30})\s*[:：]\s*(?=\S)")
+_SITE_PREFIX = lazy_compile(r"^([^:：]{2,30})\s*[:：]\s*(?=\S)")
 #: "Headline：Site name" -- a colon at the end splits only before the site's own or a known name
-_SITE_SUFFIX = re.compile(r"(?<=\S)\s*[:：]\s*([^:：]{2,30})$")
+_SITE_SUFFIX = lazy_compile(r"(?<=\S)\s*[:：]\s*([^:：]{2,30})$")
 #: a part that is a domain name ("EXAMPLE.COM", "news.example.cn")
-_DOMAIN = re.compile(r"^(?:www\.)?[\w-]+(?:\.[\w-]+)*\.(?:com|cn|net|org|de|uk|fr|tw|hk|info|news|co)$", re.I)
+_DOMAIN = lazy_compile(
+    r"^(?:www\.)?[\w-]+(?:\.[\w-]+)*\.(?:com|cn|net|org|de|uk|fr|tw|hk|info|news|co)$", re.I
+)
 #: a part that is a keyword list ("白酒,公款消费,奢侈品"): three or more short comma-separated items
-_KEYWORD_LIST = re.compile(r"^[^,，、]{1,8}(?:[,，、][^,，、]{1,8}){2,}[,，、]?$")
+_KEYWORD_LIST = lazy_compile(r"^[^,，、]{1,8}(?:[,，、][^,，、]{1,8}){2,}[,，、]?$")
 #: a short section name hyphened onto the end of a CJK or Korean headline ("…커졌다-정치", "…表示-国际")
-_SECTION_SUFFIX = re.compile(
+_SECTION_SUFFIX = lazy_compile(
     r"(?<=[\u3400-\u9fff\uac00-\ud7af\"'”’」』)])[-–][\u3400-\u9fff\uac00-\ud7af]{1,4}$"
 )
 #: separators and breadcrumb arrows left at the ends of a heading piece
@@ -112,9 +115,9 @@ _PIECE_STRIP = " |｜ㅣ│:：-–—·•>〉»›/／"
 #: characters a declared title may put between a heading's kicker and headline
 _SEPARATOR_CHARS = frozenset(":：/／|｜-–—·•»›")
 #: a quotation in guillemets, either way round (French and Swiss «…», German »…«), single ones too
-_GUILLEMET_QUOTE = re.compile(r"«[^«»\n]{1,200}»|»[^«»\n]{1,200}«|‹[^‹›\n]{1,200}›")
-_NON_WORD = re.compile(r"[\W_]+")
-_SPACE = re.compile(r"\s+")
+_GUILLEMET_QUOTE = lazy_compile(r"«[^«»\n]{1,200}»|»[^«»\n]{1,200}«|‹[^‹›\n]{1,200}›")
+_NON_WORD = lazy_compile(r"[\W_]+")
+_SPACE = lazy_compile(r"\s+")
 
 
 def _data_lines(name: str) -> list[str]:
@@ -303,8 +306,8 @@ def _json_ld_headline(meta: PageMeta) -> str | None:
     return None
 
 
-_ENP_BLOCK = re.compile(r"<!--\s*enpproperty(.{0,4000}?)-->", re.S)
-_ENP_FIELD = re.compile(r"<(\w+)>([^<]{0,500})</\1>")
+_ENP_BLOCK = lazy_compile(r"<!--\s*enpproperty(.{0,4000}?)-->", re.S)
+_ENP_FIELD = lazy_compile(r"<(\w+)>([^<]{0,500})</\1>")
 
 
 def enp_properties(html: str) -> dict[str, str]:
@@ -484,7 +487,7 @@ def find_heading(
     return Heading(best[1], best[2], True, best[3]) if best else None
 
 
-_TOKEN = re.compile(r"[\u3400-\u9fff]|[^\W_]+")
+_TOKEN = lazy_compile(r"[\u3400-\u9fff]|[^\W_]+")
 
 
 def overlap(a: str, b: str) -> float:
