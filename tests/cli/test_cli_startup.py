@@ -67,6 +67,14 @@ def test_importing_the_extraction_library_is_light():
     assert deferred_modules_and_patterns("import newscrawl.extract") == ("[]", 0)
 
 
+def test_extracting_with_auto_loads_no_other_algorithm():
+    code = "from newscrawl.extract import extract; extract('<p>' + '正文内容。' * 50 + '</p>')"
+    probe = f"{code}\nimport sys; print(sorted(m for m in sys.modules if '.algorithms.' in m))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded = done.stdout.strip().splitlines()[-1]
+    assert loaded == "['newscrawl.extract.algorithms.auto', 'newscrawl.extract.algorithms.base']"
+
+
 def test_building_the_command_line_is_light():
     code = "from newscrawl.cli import build_parser; build_parser()"
     assert deferred_modules_and_patterns(code)[0] == "[]"

@@ -1,8 +1,12 @@
 """The design-card extractors run alone (CETD, SCEDD), the short-page classifier, and ``auto``."""
 
+import importlib
+import pkgutil
+
 import pytest
 
 from newscrawl.extract import ALGORITHMS, extract
+from newscrawl.extract.algorithms import MODULES, REGISTRY
 from newscrawl.extract.classify import classify_length
 from newscrawl.extract.document import body_of, parse_html
 from newscrawl.extract.stats import compute_stats
@@ -22,6 +26,18 @@ def article(paragraph_count: int, extra: str = "") -> str:
 
 def test_every_algorithm_is_listed():
     assert {"auto", "cetd", "scedd"} <= set(ALGORITHMS)
+
+
+def test_every_algorithm_module_registers_the_name_it_is_listed_under():
+    # the registry imports a module when its name is first asked for: a module missing from MODULES
+    # would never register, one listed under another name would break the lookup
+    package = importlib.import_module("newscrawl.extract.algorithms")
+    names = [m.name for m in pkgutil.iter_modules(package.__path__) if m.name not in ("base", "__init__")]
+    assert sorted(names) == sorted(MODULES)
+    for name in ALGORITHMS:
+        assert REGISTRY[name].name == name
+        assert REGISTRY[name].run.__module__ == MODULES[name]
+    assert REGISTRY.get("no-such-algorithm") is None
 
 
 def test_short_page_classifier_uses_the_450_byte_threshold():
