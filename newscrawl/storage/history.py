@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,6 +159,8 @@ def drift(
     early, with ``max_pages`` say, is flagged too). The fill rates and lengths of crawls with fewer than
     :data:`MIN_RECORDS` records are not judged, and such crawls are no baseline.
     """
+    import statistics  # here, not at the top: ``newscrawl --help`` and ``extract`` need only the thresholds
+
     by_site: dict[str, list[CrawlFigures]] = {}
     for crawl in history(db, site):
         by_site.setdefault(crawl.site, []).append(crawl)

@@ -32,8 +32,11 @@ def test_importing_the_extraction_library_loads_no_scrapy():
 
 
 #: libraries a plain extraction does not need at start: each is imported where it is first used
-#: (charset detection for undeclared pages, e-mail dates, dateparser, the language model, the PSL)
-DEFERRED = ("charset_normalizer", "email", "dateparser", "py3langid", "numpy", "tldextract")
+#: (charset detection for undeclared pages, e-mail dates, dateparser, the language model, the PSL;
+#: statistics for the crawl report)
+DEFERRED = (
+    "charset_normalizer", "email", "dateparser", "py3langid", "numpy", "tldextract", "statistics", "scrapy",
+)
 
 #: run ``code`` in a fresh interpreter and print which of the DEFERRED modules it loaded, and how many
 #: regular expressions newscrawl's own modules compiled meanwhile
