@@ -160,6 +160,13 @@ def test_bench_reports_the_floor_and_each_algorithm(dataset, capsys):
     out = capsys.readouterr().out
     assert "| lxml parse (floor) | 2 |" in out
     assert "| auto | 2 |" in out and "| cetd | 2 |" in out
+    assert "wall-clock time" in out
+
+
+def test_bench_times_cpu_when_asked(dataset, capsys):
+    assert main(["bench", str(dataset), "--cpu", "--metadata", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "CPU time" in out and "| metadata stage | 2 |" in out
 
 
 def test_eval_skips_plain_files_among_its_arguments(dataset, tmp_path, capsys):
