@@ -36,6 +36,7 @@ _ISO_OFFSET_RE = re.compile(
 )
 _MAIL_OFFSET_RE = re.compile(
     rb"\b\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"  # fractional seconds too: 10:07:01.000000 CEST
+    rb"(?:\s?[AaPp]\.?[Mm]\.?)?"  # and a 12-hour clock: 07:47 PM EST
     rb"\s(GMT|UTC|[+-]\d{4}|[ECMP][SD]T|BST|CES?T|EES?T|WES?T|IST|JST|KST|HKT)\b"
 )
 #: zone abbreviations written after a time, and their offsets (IST: India)

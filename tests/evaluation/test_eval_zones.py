@@ -19,6 +19,7 @@ def test_an_offset_on_a_page_without_any_zone_signal_is_invented():
         b"2024-09-03 04:03:19+0000",
         b"Tue, 03 Sep 2024 04:03:19 GMT",
         b"2024-09-03 04:03:19.000000 GMT",  # fractional seconds before the zone name
+        b"September 3, 2024, 04:03 AM GMT",  # a 12-hour clock before the zone name
     ],
 )
 def test_an_offset_the_page_writes_is_supported(written):
