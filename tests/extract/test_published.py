@@ -200,6 +200,16 @@ def test_the_same_instant_with_two_offsets_is_no_disagreement():
     assert published(html, timezone=None)[0] == "2023-11-08T22:35:29-08:00"
 
 
+def test_a_date_alone_takes_the_time_shown_for_that_day_under_the_title():
+    html = page('<meta name="publishdate" content="2022-02-13">', top="2022-02-13 07:48 来源：新华网")
+    assert published(html) == ("2022-02-13T07:48:00+08:00", "meta:publishdate+text-near-title")
+
+
+def test_a_date_alone_keeps_no_time_shown_for_another_day():
+    html = page('<meta name="publishdate" content="2022-02-13">', top="2022-02-12 07:48 来源：新华网")
+    assert published(html) == ("2022-02-13", "meta:publishdate")
+
+
 # --- seed 003: text near the title and the main text ---------------------------------------------------
 
 

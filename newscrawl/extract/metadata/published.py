@@ -31,7 +31,8 @@ Three corrections follow. An offset on the page beats a value without one (``_pr
 ``2024-09-03T04:03:19Z`` beats a meta's ``2024-09-03T04:03:19``), and a UTC time gives way to the same
 instant written with the site's own offset. A value from the metadata that another precise structured
 publish value contradicts on the day gives way to that one when the page shows its day, and not the
-first one's, under the heading or at the start of the text (``_settle``). Then a date in the URL
+first one's, under the heading or at the start of the text (``_settle``); a date alone takes the time of
+day the page shows there for the same day (``_with_shown_time``). Then a date in the URL
 overrules a different day found by a rule weaker than the structured metadata, or a UTC time one day
 off; days are compared in the page's zone, and a time whose day agrees is kept (``_check_url``).
 
@@ -106,6 +107,8 @@ SHOWN_DATE_CHARS = 80
 #: whether structured publish values that disagree on the day are settled by the day the page shows
 #: (:func:`_settle`; a switch for the leave-one-dataset-out check)
 SETTLE_BY_SHOWN_DAY = True
+#: whether a date alone takes the time of day the page shows for it (:func:`_with_shown_time`; a switch)
+SHOWN_TIME = True
 #: characters between a teaser's headline and its date (whitespace and a short kicker)
 TEASER_GAP_CHARS = 40
 #: whether the page-text rule looks first for the date of the page's own teaser (a switch, as above)
@@ -294,6 +297,8 @@ def find_published(
             settled, source = _settle(page, body, stamp, source, ctx)
             if settled is not stamp:
                 stamp = _prefer_offset(page, settled, parse, zone)
+        if SHOWN_TIME and not stamp.has_time and source != "url":
+            stamp, source = _with_shown_time(page, body, stamp, source, ctx)
         if url_day is not None:
             stamp, source = _check_url(stamp, source, url_day, zone)
         value, offset_from = render(stamp, zone)
@@ -427,6 +432,24 @@ def _structured_values(page: Page, parse: _Parser) -> list[tuple[Stamp, str]]:
 
 def _shown_days(page: Page, body: BodyResult, ctx: TimeContext) -> set[date]:
     """The days of the dates the page shows under its heading and at the start of its main text."""
+    return {hit.when.date() for hit in _shown_hits(page, body, ctx)}
+
+
+def _with_shown_time(page: Page, body: BodyResult, stamp: Stamp, source: str, ctx: TimeContext) -> tuple[
+    Stamp, str
+]:
+    """A date alone with the time of day the page shows for that day under its heading or at the start of
+    its text (``<meta name="publishdate" content="2022-02-13">`` and "2022-02-13 07:48" under the title):
+    the precision the page gives is kept."""
+    for hit in _shown_hits(page, body, ctx):
+        if hit.has_time and not hit.relative and hit.when.date() == stamp.when.date():
+            return stamp_of(hit), f"{source}+text-near-title"
+    return stamp, source
+
+
+def _shown_hits(page: Page, body: BodyResult, ctx: TimeContext) -> list[DateHit]:
+    """The dates the page shows under its heading and at the start of its main text (none after an
+    "updated" label)."""
     start = body.first if body.first is not None else body.node
     if start is not None and start not in page.stats.index:
         start = None
@@ -436,12 +459,12 @@ def _shown_days(page: Page, body: BodyResult, ctx: TimeContext) -> set[date]:
         texts.append(_text_after(heading, NEAR_START_CHARS, include_self=False, prose=PROSE_CHARS))
     if start is not None:
         texts.append(_text_before(start, NEAR_START_CHARS, prose=PROSE_CHARS))
-    days: set[date] = set()
-    for text in texts:
-        for hit in find_dates(text, reference=ctx.reference, month_first=ctx.parse.month_first):
-            if hit.label >= 0:
-                days.add(hit.when.date())
-    return days
+    return [
+        hit
+        for text in texts
+        for hit in find_dates(text, reference=ctx.reference, month_first=ctx.parse.month_first)
+        if hit.label >= 0
+    ]
 
 
 def _offset_values(page: Page, parse: _Parser, everywhere: bool) -> Iterator[Stamp]:
