@@ -9,9 +9,9 @@ from typing import Any
 
 from scrapy import Request
 from scrapy.crawler import Crawler
-from scrapy.downloadermiddlewares import robotstxt
+from scrapy.downloadermiddlewares import redirect, robotstxt
 from scrapy.exceptions import IgnoreRequest, NotConfigured
-from scrapy.http import Response
+from scrapy.http import HtmlResponse, Response
 from scrapy.statscollectors import StatsCollector
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
@@ -164,3 +164,34 @@ class RobotsTxtMiddleware(robotstxt.RobotsTxtMiddleware):
             )
             response = response.replace(body=body)
         await super()._parse_robots(response, netloc, request)
+
+
+#: bytes that hold the first 4,096 characters of a page, where Scrapy looks for a meta refresh (4 bytes a
+#: character at most in UTF-8 and GB18030)
+META_REFRESH_BYTES = 4 * 4096
+_REFRESH = re.compile(rb"refresh", re.IGNORECASE)
+
+
+def may_refresh(body: bytes) -> bool:
+    """False when the head of ``body`` cannot hold a meta refresh: no "refresh" in its bytes (a page in
+    UTF-16 or UTF-32 is always looked at; a keyword spelt with character references is not seen).
+
+    >>> may_refresh(b'<meta http-equiv="Refresh" content="0; url=/b">'), may_refresh(b"<p>text</p>")
+    (True, False)
+    """
+    head = body[:META_REFRESH_BYTES]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in head[:64]:
+        return True
+    return _REFRESH.search(head) is not None
+
+
+class MetaRefreshMiddleware(redirect.MetaRefreshMiddleware):
+    """Scrapy's, without decoding every page on the reactor: Scrapy decodes the whole body of each HTML
+    response to look for a refresh in its first 4,096 characters (0.35 ms of reactor CPU a page on the
+    511 dataset pages of ``bench-crawl --pages-from``, whose text the spider never reads for an
+    article); a response whose head holds no "refresh" (:func:`may_refresh`) goes on untouched."""
+
+    def process_response(self, request: Request, response: Response) -> Any:
+        if isinstance(response, HtmlResponse) and not may_refresh(response.body):
+            return response
+        return super().process_response(request, response)

@@ -44,6 +44,9 @@ DOWNLOADER_MIDDLEWARES = {
     # Scrapy's, fixed: requests waiting for a robots.txt in flight were let through unchecked
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "newscrawl.middlewares.RobotsTxtMiddleware": 100,
+    # Scrapy's, without decoding every page on the reactor to look for a meta refresh
+    "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
+    "newscrawl.middlewares.MetaRefreshMiddleware": 580,
     # after OffsiteMiddleware (50): only on-site article requests are looked up
     "newscrawl.middlewares.StoredArticlesMiddleware": 55,
     # after RobotsTxtMiddleware (100), so offsite, incremental and robots.txt rules apply to the original

@@ -13,6 +13,7 @@ from twisted.internet.defer import Deferred
 
 from newscrawl.middlewares import (
     ORIGINAL_URL_META,
+    MetaRefreshMiddleware,
     ReplayMiddleware,
     RobotsTxtMiddleware,
     StoredArticlesMiddleware,
@@ -152,3 +153,38 @@ def test_cap_robots_cuts_after_a_whole_line():
     assert cap_robots(b"a\nbb\nccc\n", 7) == b"a\nbb\n"
     assert cap_robots(b"x" * 10, 4) == b"xxxx"
     assert cap_robots(b"short\n") == b"short\n"
+
+
+# -- meta refresh without decoding every page -----------------------------------------------------------
+
+
+@pytest.fixture
+def refresh(make_spider) -> MetaRefreshMiddleware:
+    spider = make_spider()
+    spider.crawler.spider = spider
+    return build_from_crawler(MetaRefreshMiddleware, spider.crawler)
+
+
+def html(url: str, body: str) -> HtmlResponse:
+    return HtmlResponse(url, body=body.encode("utf-8"), headers={"Content-Type": "text/html; charset=utf-8"})
+
+
+def test_a_meta_refresh_still_redirects(refresh):
+    head = '<meta http-equiv="REFRESH" content="0; url=/b.html">'
+    page = html("https://news.example.cn/a.html", f"<html><head>{head}</head><body>临江</body></html>")
+    out = refresh.process_response(Request(page.url), page)
+    assert isinstance(out, Request) and out.url == "https://news.example.cn/b.html"
+
+
+def test_a_page_without_refresh_is_passed_on_undecoded(refresh):
+    page = html("https://news.example.cn/a.html", "<html><body>" + "<p>临江市今天发布寒潮预警。</p>" * 500)
+    assert refresh.process_response(Request(page.url), page) is page
+    assert page._cached_ubody is None  # Scrapy's own middleware decoded the whole body here
+
+
+def test_the_settings_use_this_middleware_instead_of_scrapys():
+    from newscrawl import settings
+
+    middlewares = settings.DOWNLOADER_MIDDLEWARES
+    assert middlewares["scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware"] is None
+    assert "newscrawl.middlewares.MetaRefreshMiddleware" in middlewares
