@@ -598,7 +598,11 @@ def _shown_day(el: Element, stamp: Stamp, month_first: bool) -> Stamp:
 
 
 def _from_modified_times(page: Page, parse: _Parser) -> tuple[Stamp | None, str]:
-    """A ``<time>`` marked as the modification time (``itemprop=dateModified``, class updated/modified)."""
+    """A ``<time>`` marked as the modification time (``itemprop=dateModified``, class updated/modified).
+    The tree is walked only when the page has a ``<time datetime>`` at all (``page.meta.times``, collected
+    with the other metadata): most pages have none, and the walk visits every element."""
+    if not page.meta.times:
+        return None, "time-element"
     for el in page.root.iter("time"):
         if el.get("itemprop") == "dateModified" or _MODIFIED_CLASS.search(el.get("class", "")):
             value = el.get("datetime") or ""
