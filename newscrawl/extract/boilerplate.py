@@ -103,8 +103,10 @@ _NEGATIVE_HINT = lazy_compile(
 )
 
 
+@lru_cache(maxsize=8192)
 def counts_against(cls: str | None, ident: str | None) -> bool:
-    """Whether a class or id names a block whose text counts against a content root (comments, footer)."""
+    """Whether a class or id names a block whose text counts against a content root (comments, footer).
+    Cached: ``auto`` asks about every element, and a page repeats a few class names many times."""
     return bool(
         (cls and _NEGATIVE_HINT.search(cls) and _has_token(cls, SCORE_NEGATIVE_TOKENS))
         or (ident and _NEGATIVE_HINT.search(ident) and _has_token(ident, SCORE_NEGATIVE_TOKENS))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from newscrawl.extract import extract
 from newscrawl.extract.document import strip_text_controls
@@ -32,3 +34,12 @@ def test_strip_text_controls_keeps_tabs_newlines_and_printable_text() -> None:
 def test_record_fields_from_xpath_overrides_are_cleaned_too() -> None:
     assert clean_line("标题\x1b[31m\x9b") == "标题[31m"
     assert clean_text("第一段\x1b[2J\n\n第二段\r") == "第一段[2J\n第二段"
+
+
+#: what a text field must not carry: C0 controls but tab and line feed, DEL and the C1 controls
+CONTROLS = {*range(0, 9), *range(11, 32), *range(127, 160)}
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x3000)) | st.text())
+def test_strip_text_controls_drops_exactly_the_control_characters(text: str) -> None:
+    assert strip_text_controls(text) == "".join(ch for ch in text if ord(ch) not in CONTROLS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from lxml import etree
@@ -13,14 +14,11 @@ from newscrawl.extract.page import PageMeta
 
 logger = logging.getLogger(__name__)
 
-_META = etree.XPath("//meta[@content]")
-_JSON_LD = etree.XPath("//script[@type='application/ld+json' or @type='application/json+ld']")
-_TITLE = etree.XPath("(//title)[1]")
-_TIME = etree.XPath("//time[@datetime or @pubdate]|//*[@itemprop='datePublished' and @datetime]")
-_CANONICAL = etree.XPath(
-    "//link[translate(normalize-space(@rel), 'CANONICAL', 'canonical') = 'canonical'][@href]/@href"
-)
-_BASE = etree.XPath("(//base[@href])[1]/@href")
+#: the ``type`` of a JSON-LD <script>
+JSON_LD_TYPES = ("application/ld+json", "application/json+ld")
+#: ``rel="canonical"`` in any case of the word, between XML white space
+_XML_SPACE = " \t\r\n"
+_LOWER_CANONICAL = str.maketrans("CANOIL", "canoil")
 #: JSON-LD blocks larger than this are not parsed (they are data dumps, not article metadata)
 JSON_LD_MAX_CHARS = 500_000
 
@@ -36,10 +34,53 @@ def _flatten_ld(obj: Any, out: list[dict[str, Any]]) -> None:
             _flatten_ld(graph, out)
 
 
+@dataclass(slots=True)
+class _Found:
+    """The elements ``collect_page_meta`` reads, each kind in document order."""
+
+    metas: list[Element] = field(default_factory=list)  # <meta content>
+    json_ld: list[Element] = field(default_factory=list)  # <script type="application/ld+json">
+    times: list[Element] = field(default_factory=list)  # <time datetime|pubdate>, [itemprop=datePublished]
+    title: Element | None = None  # the first <title>
+    canonical: str | None = None  # the href of the first <link rel="canonical" href>
+    base: str | None = None  # the href of the first <base href>
+
+
+def _walk(root: Element) -> _Found:
+    """One pass over the tree for what used to take six XPath searches of the whole document (each
+    ``//`` walks every node; one walk costs less than half of the six, measured on scrapinghub)."""
+    found = _Found()
+    for el in root.iter(etree.Element):
+        tag = el.tag
+        if tag == "meta":
+            if el.get("content") is not None:
+                found.metas.append(el)
+        elif tag == "script":
+            if el.get("type") in JSON_LD_TYPES:
+                found.json_ld.append(el)
+        elif tag == "title":
+            if found.title is None:
+                found.title = el
+        elif tag == "link":
+            rel, href = el.get("rel"), el.get("href")
+            if found.canonical is None and rel is not None and href is not None:
+                if rel.strip(_XML_SPACE).translate(_LOWER_CANONICAL) == "canonical":
+                    found.canonical = href
+        elif tag == "base":
+            if found.base is None:
+                found.base = el.get("href")
+        if tag == "time" and (el.get("datetime") is not None or el.get("pubdate") is not None):
+            found.times.append(el)
+        elif el.get("itemprop") == "datePublished" and el.get("datetime") is not None:
+            found.times.append(el)
+    return found
+
+
 def collect_page_meta(root: Element) -> PageMeta:
     """Read meta tags, JSON-LD objects, the <title>, <time> elements and the language of ``root``."""
     pm = PageMeta()
-    for el in _META(root):
+    found = _walk(root)
+    for el in found.metas:
         key = el.get("property") or el.get("name") or el.get("itemprop") or el.get("http-equiv")
         if key:
             key = key.strip().lower()
@@ -50,7 +91,7 @@ def collect_page_meta(root: Element) -> PageMeta:
                 pm.meta[key] = value
             elif value != pm.meta[key]:  # a repeated tag (several authors, article:tag, og:image)
                 pm.multi.setdefault(key, [pm.meta[key]]).append(value)
-    for el in _JSON_LD(root):
+    for el in found.json_ld:
         raw = el.text or ""
         if not raw.strip() or len(raw) > JSON_LD_MAX_CHARS:
             continue
@@ -58,18 +99,16 @@ def collect_page_meta(root: Element) -> PageMeta:
             _flatten_ld(json.loads(raw), pm.json_ld)
         except (json.JSONDecodeError, RecursionError, ValueError):
             logger.debug("skipping unparsable JSON-LD block")
-    titles = _TITLE(root)
-    if titles:
-        pm.title = collapse("".join(titles[0].itertext())) or None
-    for el in _TIME(root):
+    if found.title is not None:
+        pm.title = collapse("".join(found.title.itertext())) or None
+    for el in found.times:
         value = el.get("datetime") or collapse("".join(el.itertext()))
         if value:
             where = "itemprop" if el.get("itemprop") == "datePublished" else "time"
             pm.times.append((value, where))
     pm.language = (root.get("lang") or root.get("xml:lang") or pm.meta.get("content-language") or "").strip()
     pm.language = pm.language or None
-    canon = _CANONICAL(root)
-    pm.canonical = strip_text_controls(canon[0]).strip() or None if canon else None
-    base = _BASE(root)
-    pm.base = base[0].strip() or None if base else None
+    canon = found.canonical
+    pm.canonical = strip_text_controls(canon).strip() or None if canon is not None else None
+    pm.base = found.base.strip() or None if found.base is not None else None
     return pm

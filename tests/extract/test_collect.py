@@ -1,0 +1,59 @@
+"""What a page says about itself: meta tags, JSON-LD, <title>, <time>, canonical link, <base>."""
+
+from newscrawl.extract.document import parse_html
+from newscrawl.extract.metadata.collect import collect_page_meta
+
+
+def meta_of(head: str, body: str = "<p>正文</p>") -> object:
+    return collect_page_meta(parse_html(f"<html lang='zh-CN'><head>{head}</head><body>{body}</body></html>"))
+
+
+def test_meta_tags_by_name_property_and_itemprop_first_value_wins():
+    pm = meta_of(
+        "<meta name='Author' content=' 王五 '><meta property='og:title' content='标题'>"
+        "<meta name='author' content='赵六'><meta itemprop='section' content='财经'><meta name='empty'>"
+    )
+    assert pm.meta == {"author": "王五", "og:title": "标题", "section": "财经"}
+    assert pm.multi == {"author": ["王五", "赵六"]}
+
+
+def test_json_ld_of_both_types_with_graph_flattened_and_broken_blocks_skipped():
+    pm = meta_of(
+        "<script type='application/ld+json'>{\"@graph\": [{\"@type\": \"NewsArticle\"}]}</script>"
+        "<script type='application/json+ld'>[{\"@type\": \"Person\"}]</script>"
+        "<script type='application/ld+json'>{broken</script><script type='text/json'>{\"a\": 1}</script>"
+    )
+    assert [o["@type"] for o in pm.json_ld if "@type" in o] == ["NewsArticle", "Person"]
+
+
+def test_the_first_title_and_the_declared_language():
+    pm = meta_of("<title> 第一 标题 </title><title>第二</title>")
+    assert (pm.title, pm.language) == ("第一 标题", "zh-CN")
+
+
+def test_times_in_document_order_from_time_elements_and_date_published_markup():
+    pm = meta_of(
+        "",
+        "<time>没有属性</time><span itemprop='datePublished' datetime='2024-01-02'>x</span>"
+        "<time pubdate>2024年1月3日</time><time datetime='2024-01-04T08:00'>y</time>"
+        "<time itemprop='datePublished' datetime='2024-01-05'>z</time>"
+        "<span itemprop='datePublished'>no datetime</span>",
+    )
+    assert pm.times == [
+        ("2024-01-02", "itemprop"), ("2024年1月3日", "time"), ("2024-01-04T08:00", "time"),
+        ("2024-01-05", "itemprop"),
+    ]
+
+
+def test_canonical_link_in_any_case_between_white_space_the_first_with_href():
+    pm = meta_of(
+        "<link rel='canonical nofollow' href='/not-1'><link rel='canonical'>"
+        "<link rel=' CANONICAL\n' href='/a/1.html'><link rel='canonical' href='/a/2.html'>"
+    )
+    assert pm.canonical == "/a/1.html"
+    assert meta_of("<link rel='canonical' href='  '>").canonical is None
+
+
+def test_base_href_of_the_first_base_that_has_one():
+    assert meta_of("<base target='_blank'><base href=' https://a.example/x/ '>").base == "https://a.example/x/"
+    assert meta_of("<base target='_blank'>").base is None
