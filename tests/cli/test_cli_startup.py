@@ -67,7 +67,9 @@ def deferred_modules_and_patterns(code: str) -> tuple[str, int]:
 def test_importing_the_extraction_library_is_light():
     # start-up cost (issue 13): no heavy library and no regex compilation at import; the patterns are
     # compiled on first use (newscrawl.extract.lazyre)
-    assert deferred_modules_and_patterns("import newscrawl.extract") == ("[]", 0)
+    loaded, patterns = deferred_modules_and_patterns("import newscrawl.extract")
+    assert loaded == "[]", f"import these where they are first used: {loaded}"
+    assert patterns == 0, f"{patterns} pattern(s) compiled at import: use lazyre.lazy_compile, not re.compile"
 
 
 def test_extracting_with_auto_loads_no_other_algorithm():
