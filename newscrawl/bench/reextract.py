@@ -11,10 +11,11 @@ times and alternating which goes first, the two commands over the archive:
 
 Each run's wall time and CPU time (user + system of the command and of every process it started: the
 benchmark makes itself the subreaper of its descendants, so the extraction workers, forked by
-multiprocessing's fork server, are counted too) are printed, then the medians and the ratio
-(extract's time / reextract's: a throughput ratio, both handling the same pages). Every reextract's
-records are checked against the crawl's, field for field (crawl times aside); a difference fails the
-benchmark (exit 1).
+multiprocessing's fork server, are counted too) are printed, with the workers' share from the crawl's
+stats (on an idle machine the rest, the main process, bounds reextract's wall time); then the medians and
+the ratio (extract's time / reextract's: a throughput ratio, both handling the same pages). Every
+reextract's records are checked against the crawl's, field for field (crawl times aside); a difference
+fails the benchmark (exit 1).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,8 @@ class Timing:
     returncode: int
     stdout: str
     stderr: str
+    #: CPU seconds of the extraction workers, as the crawl's stats report them (in ``cpu``; 0 without)
+    workers_cpu: float = 0.0
 
 
 def adopt_orphans() -> bool:
@@ -163,14 +166,20 @@ def run_extract(archive: Archive, workdir: Path, n: int) -> Timing:
 
 
 def run_reextract(archive: Archive, workdir: Path, n: int, settings: Mapping[str, str]) -> Timing:
+    stats = workdir / f"reextract-{n}.stats.json"
     args = [
         sys.executable, "-m", "newscrawl.cli", "reextract", *map(str, archive.warcs),
         "-o", str(workdir / f"reextract-{n}.jsonl"), "--db", str(workdir / f"reextract-{n}.sqlite3"),
-        "-s", f"NEWSCRAWL_SITES_DIR={archive.sites_dir}",
+        "-s", f"NEWSCRAWL_SITES_DIR={archive.sites_dir}", "-s", f"NEWSCRAWL_STATS_FILE={stats}",
     ]  # fmt: skip
     for name, value in settings.items():
         args += ["-s", f"{name}={value}"]
-    return timed(args, workdir, crawler_env())
+    timing = timed(args, workdir, crawler_env())
+    try:
+        figures = json.loads(stats.read_text(encoding="utf-8")).get("stats", {})
+    except (OSError, ValueError):
+        return timing
+    return replace(timing, workers_cpu=float(figures.get("newscrawl/workers/cpu_seconds", 0.0)))
 
 
 def parse_settings(pairs: Sequence[str]) -> dict[str, str]:
@@ -227,13 +236,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     failed = True
                     print(f"{name} exited {timing.returncode}:\n{timing.stderr[-2000:]}", file=sys.stderr)
                 runs[name].append(timing)
-                print(f"run {n + 1} {name:9}: wall {timing.wall:6.2f} s, CPU {timing.cpu:6.2f} s")
+                workers = f" (extraction workers {timing.workers_cpu:.2f} s)" if timing.workers_cpu else ""
+                print(f"run {n + 1} {name:9}: wall {timing.wall:6.2f} s, CPU {timing.cpu:6.2f} s{workers}")
         wall = {k: statistics.median(t.wall for t in v) for k, v in runs.items()}
         cpu = {k: statistics.median(t.cpu for t in v) for k, v in runs.items()}
         print(f"median extract  : wall {wall['extract']:6.2f} s, CPU {cpu['extract']:6.2f} s "
               f"({archive.pages / wall['extract']:.0f} pages/s)")
+        workers = statistics.median(t.workers_cpu for t in runs["reextract"])
         print(f"median reextract: wall {wall['reextract']:6.2f} s, CPU {cpu['reextract']:6.2f} s "
-              f"({archive.pages / wall['reextract']:.0f} pages/s)")
+              f"({archive.pages / wall['reextract']:.0f} pages/s; extraction workers {workers:.2f} s CPU)")
         print(f"reextract throughput / extract: {wall['extract'] / wall['reextract']:.2f}x wall, "
               f"{cpu['extract'] / cpu['reextract']:.2f}x CPU"
               + ("" if counted else " (CPU of orphaned worker processes not counted on this system)"))
