@@ -339,6 +339,11 @@ def test_authors_notes_heading_is_no_byline():
     assert author(page(top="——作者手记")) == (None, None)
 
 
+def test_byline_class_loses_a_label_without_a_colon():
+    html = page(top="<span class='author-name'>Author Jane Doe</span>", en=True)
+    assert author(html) == ("Jane Doe", "byline:class")
+
+
 # --- cleaning and absence --------------------------------------------------------------------------
 
 

@@ -19,6 +19,9 @@ around the text.
 6. ``line:name`` -- a line that is only a name: a Chinese name among the ``ABOVE_NAME_LINES`` lines above
    the text, or a two-to-three-word Latin name closing the content node.
 
+7. ``line:opening`` / ``line:signature`` -- names alone between headline and text; an official notice's
+   issuing body above its closing date.
+
 The editor (责任编辑) and the source (来源) are never the author: they are fields of their own
 (:mod:`newscrawl.extract.metadata.credits`). Values lose labels ("作者：") and trailing noise (dates,
 times, "[打印]", "字号" ...), are capped at ``MAX_AUTHOR_CHARS`` and rejected when they are dates, URLs,
@@ -328,9 +331,13 @@ def _element_text(el: Element) -> str:
     return collapse(el.get("content") or "".join(el.itertext()))
 
 
+#: a label opening a byline element without a colon ("Author Jane Doe", "Autorin Jane Doe")
+_BYLINE_LABEL = re.compile(r"^\s*(?:Author|Autor(?:in)?|Auteur|Autore|Written by|Verfasst von)\s+(?=\S)")
+
+
 def _byline_value(text: str) -> str | None:
     """The name in a byline element's text ("Posted on May 2 by Jane Doe" -> "Jane Doe")."""
-    text = _WRITER.sub("", text, count=1)
+    text = _BYLINE_LABEL.sub("", _WRITER.sub("", text, count=1), count=1)
     matches = list(_BY_WORD.finditer(text))
     if matches:
         text = text[matches[-1].end() :]
