@@ -90,6 +90,9 @@ EDGE_ELEMENTS = 40
 MORE_BYLINE_LINES = 1
 #: ... when their keyword opens the line (within this many characters: "本报实习生 X")
 BYLINE_KEY_CHARS = 8
+#: elements from the first main paragraph on whose lines are searched as they stand (a byline under a
+#: heading inside the text is a few elements down; 20 kept every byline 40 found on the datasets)
+TEXT_START_ELEMENTS = 20
 #: a line longer than this is running text; a byline keyword in it counts only inside brackets
 MAX_BYLINE_LINE = 60
 #: lines right above the text where a bare Chinese name counts as the byline (headline, name, subtitle)
@@ -134,19 +137,19 @@ EDITOR_KEYWORD = lazy_compile(
 )
 #: source keywords (a colon is required: "来源" alone is common in running text)
 SOURCE_KEYWORD = lazy_compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*")
+#: a post's footer naming its writer after the time: "发布时间 2005/03/15 22:36:13 by 某网友"
+_TIME_BY = lazy_compile(r"\d{1,2}:\d{2}(?::\d{2})?\s+(?:[Bb]y|BY|[Vv]on)\s+([^\s〓|｜]{2,30})")
 #: writer patterns with the name as group 1: "2004年7月16日08:19 [ 黄宇 ]" (a bracketed name after the
 #: time), forum posts "本贴由大卫于2005年…" and "ggjjzhzz 发表于 2005-9-15"
 _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
     lazy_compile(rf"\d{{1,2}}:\d{{2}}\s*[\[【]\s*([{_CJK}·]{{2,4}})\s*[\]】]"),
     lazy_compile(r"本[贴帖]由\s*([^\s于]{2,20}?)\s*于"),
     lazy_compile(r"(?:^|\s)([^\s:：]{2,20})\s+(?:发表于|發表於|posted\s+(?:on|at))", re.I),
-    # a post's footer: "发布时间 2005/03/15 22:36:13 by 某网友"
-    lazy_compile(r"\d{1,2}:\d{2}(?::\d{2})?\s+(?:[Bb]y|BY|[Vv]on)\s+([^\s〓|｜]{2,30})"),
+    _TIME_BY,
 )
 #: cheap pre-filter: a line without any of these cannot hold a byline
 _ANY_KEY = lazy_compile(
     r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|本[贴帖]由|发表于|發表於|posted|"
-    r"\d:\d\d(?::\d\d)?\s+(?:[Bb]y|BY|[Vv]on)\s|^\s*[\d.\s-]{8,12}[-–—|·•]\s*[A-Z]|"
     r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s"
 )
 #: English and European bylines at the start of a line
@@ -332,7 +335,7 @@ def _element_text(el: Element) -> str:
 
 
 #: a label opening a byline element without a colon ("Author Jane Doe", "Autorin Jane Doe")
-_BYLINE_LABEL = re.compile(r"^\s*(?:Author|Autor(?:in)?|Auteur|Autore|Written by|Verfasst von)\s+(?=\S)")
+_BYLINE_LABEL = lazy_compile(r"^\s*(?:Author|Autor(?:in)?|Auteur|Autore|Written by|Verfasst von)\s+(?=\S)")
 
 
 def _byline_value(text: str) -> str | None:
@@ -452,6 +455,15 @@ def _range_lines(page: Page, start: int, stop: int) -> list[str]:
     return [line for line in out if line]
 
 
+def text_start_lines(page: Page, body: BodyResult) -> list[str]:
+    """The lines of the first ``TEXT_START_ELEMENTS`` elements from the first main paragraph on, as they
+    stand: a byline the body algorithm left out ("von X" under a heading inside the text)."""
+    anchor = text_anchor(page, body)
+    if anchor is None:
+        return []
+    return _range_lines(page, anchor, min(len(page.stats), anchor + TEXT_START_ELEMENTS))
+
+
 def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list[str]]:
     """Lines where bylines sit, best first: before the first main paragraph (nearest first), the edges of
     the text, after the content node. Then the lines where a bare name is a byline: the one right above
@@ -470,10 +482,6 @@ def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list
     paras = body.paragraphs
     above.extend(paras[:2])  # the text may start with its byline
     lines.extend(paras[:EDGE_PARAGRAPHS])
-    if anchor is not None:
-        # the start of the text as it stands: a byline line the body algorithm left out ("von X" under
-        # a heading inside the text)
-        lines.extend(_range_lines(page, anchor, min(len(stats), anchor + EDGE_ELEMENTS)))
     lines.extend(paras[max(EDGE_PARAGRAPHS, len(paras) - EDGE_PARAGRAPHS) :])
     if body.node is not None and body.node in index:
         # the end of the node as it stands (the body algorithm may have trimmed byline lines off the
@@ -711,7 +719,15 @@ def _line_ends(lines: list[str]) -> list[str]:
 
 def keyword_lines(lines: Iterable[str]) -> list[str]:
     """The lines that may hold a byline, a credit or a source (the cheap pre-filter)."""
-    return [line for line in _line_ends(list(lines)) if _ANY_KEY.search(line)]
+    return [line for line in _line_ends(list(lines)) if _ANY_KEY.search(line) or _other_byline(line)]
+
+
+def _other_byline(line: str) -> bool:
+    """A byline shape without a keyword the pre-filter knows: "11.12.2019 - Jane Doe", "22:36 by X" (plain
+    string tests first: adding these to ``_ANY_KEY`` made it half as slow again)."""
+    if line[:1].isdigit() and _DATE_THEN_NAME.match(line):
+        return True
+    return ("by " in line or "By " in line or "BY " in line or "von " in line) and bool(_TIME_BY.search(line))
 
 
 def keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterator[str]:
@@ -829,6 +845,7 @@ def _author_chain(
     # a keyword byline beats class markup (portals' "author" boxes often name the account, not the writer)
     found = (
         _writer_line(lines, body.paragraphs)
+        or _writer_line(keyword_lines(text_start_lines(page, body)), ())
         or markup
         or _name_line(above, closing)
         or _opening_byline(body.paragraphs)

@@ -212,6 +212,8 @@ def split_title(text: str) -> list[str]:
     ['Sur la « gravité » du moment', 'Le Site']
     """
     quoted = _quoted_spans(text)
+    if not quoted:
+        return [p.strip() for p in separator_pattern().split(text) if p and p.strip()]
     parts: list[str] = []
     start = 0
     for m in separator_pattern().finditer(text):
@@ -466,8 +468,11 @@ def find_heading(
             if tag not in _HEADING_TAGS:
                 continue
             level = int(tag[1])
-            if best is not None and level > best[0][0]:
-                continue
+            if best is not None and (
+                level > best[0][0]
+                or (level == best[0][0] and not best[0][1] and abs(line_a - line[i]) >= best[0][2])
+            ):
+                continue  # (cannot beat the best: its text is not even read)
             text = _heading_text(elements[i], site)
             if text:
                 rank = (level, unbacked(text), abs(line_a - line[i]))
