@@ -238,3 +238,17 @@ def test_a_caption_under_the_top_picture_is_not_taken_for_the_lead() -> None:
     r = extract(html)
     assert r.text.splitlines() == PARAS
     assert r.figures["lead_paragraphs"] == 0
+
+
+def test_a_page_footer_outweighing_a_short_article_is_not_the_content() -> None:
+    # the article's lines are mostly links (place names), the footer one long paragraph of notices
+    towns = "、".join(f"<a href='/t/{i}'>町名{i}</a>" for i in range(6))
+    article = "<p>気象庁は13日、地震があったと発表した。</p>"
+    article += "".join(f"<p>県{k}：{towns}</p>" for k in range(4))
+    notice = "本サイトに掲載の記事・写真の無断転載を禁じます。すべての内容は著作権法により保護されています。"
+    html = (
+        f"<html><body><main><div class='story'>{article}</div></main>"
+        f"<footer><div><p>{notice * 3}</p></div></footer></body></html>"
+    )
+    text = extract(html).text
+    assert text.startswith("気象庁は13日") and "無断転載" not in text

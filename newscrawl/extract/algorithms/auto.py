@@ -12,8 +12,8 @@ it fixes come from the choice of the content node:
 - The content score of a node is ``S_i = own_i + decay * sum(S_child)``, where ``own_i`` is the text
   directly in the node (its text and its children's tails), counted negative (times ``link_penalty``)
   inside <a> and inside reader-comment and footer blocks (class/id ``comment``, ``reply``, ``pinglun``,
-  ``footer`` ...) that hold less than ``comment_max_share`` of the body's text. The content root is
-  the node of maximum S. A decay below 1 lets a node win only when its children's text
+  ``footer`` ...; <footer> elements) that hold less than ``comment_max_share`` of the body's text. The
+  content root is the node of maximum S. A decay below 1 lets a node win only when its children's text
   adds up to more than the best single child, so the root settles on the lowest node that holds the
   bulk of the non-link text.
   Consent dialogs (``onetrust``, ``consent``, ``cookie``, ``gdpr``) count against a root the same way.
@@ -145,7 +145,7 @@ def content_scores(
         if not neg and chars[i] < limit:
             el = els[i]
             cls, ident = el.get("class"), el.get("id")
-            neg = bool((cls or ident) and counts_against(cls, ident))
+            neg = tags[i] == "footer" or bool((cls or ident) and counts_against(cls, ident))
         negative[i] = neg
         scores[i] = -link_penalty * own[i] if neg else float(own[i])
     for i in range(n - 1, 0, -1):
