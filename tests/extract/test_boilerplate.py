@@ -61,3 +61,15 @@ def test_a_promotion_word_inside_the_article_is_kept():
     body = tuple(f"第{n}段：银行今天推出新的线上服务，覆盖开户、转账和理财等业务。" * 3 for n in range(4))
     text = (*body[:2], middle, *body[2:])
     assert trim_edges(text) == text
+
+
+def test_a_long_page_promotion_after_a_short_article_goes():
+    from newscrawl.extract.boilerplate import trim_edges
+
+    body = ("警方昨日以謀殺罪暫控一名三十八歲男子，案件今日提堂。", "案件押後至下月再訊，被告還押。")
+    promo = (
+        "本網新聞現已開設Facebook專頁，讓你即時掌握本地、中國、國際新聞、財經消息及天氣、交通等生活資訊，"
+        "與朋友分享！快點到Facebook讚好我們的專頁，一起討論每日大事！[按此讚好]"
+    )
+    assert 80 < len(promo) <= 100
+    assert trim_edges((*body, promo)) == body
