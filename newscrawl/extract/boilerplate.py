@@ -124,6 +124,11 @@ CUT_MARKER = lazy_compile(
     r"|更多精彩|热门文章|热门新闻|相关专题|(?:点击)?进入专题)",
     re.IGNORECASE,
 )
+#: A disclaimer label standing alone ("声明：", "【免责声明】") after a line of body text cuts the rest
+#: wherever it stands: the disclaimer block after a short brief is longer than the brief's last third. (Not
+#: "相关新闻：": a related-links label whose links were pruned can stand between the lead and the body.)
+CUT_LABEL = lazy_compile(r"^\s*[【\[(（]?\s*(?:免责|免責)?(?:声明|聲明)\s*[】\])）]?\s*[：:]?\s*$")
+BODY_LINE_MIN = 50
 #: Short byline-like paragraphs (editor, source, reporter) trimmed from either edge of the text.
 EDGE_LINE = lazy_compile(
     r"^\s*[(（【\[]?\s*(?:责任编辑|编辑|责编|本文来源|文章来源|稿件来源|来源|作者|记者|通讯员|本报记者|原标题|图片来源"
@@ -159,10 +164,12 @@ def trim_edges(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
     total = sum(len(p) for p in paras)
     seen = 0
     kept: list[str] = []
+    body_seen = False
     for i, p in enumerate(paras):
         tail = seen >= (1 - TAIL_SHARE) * total
-        if tail and CUT_MARKER.search(p):
+        if (tail or (body_seen and CUT_LABEL.match(p))) and CUT_MARKER.search(p):
             break
+        body_seen = body_seen or len(p) >= BODY_LINE_MIN
         seen += len(p)
         ends_in_tail = seen >= (1 - TAIL_SHARE) * total  # a long promotion after a short article
         if (ends_in_tail or i < HEAD_LINES) and len(p) <= PROMO_MAX and PROMO_LINE.search(p):

@@ -73,3 +73,21 @@ def test_a_long_page_promotion_after_a_short_article_goes():
     )
     assert 80 < len(promo) <= 100
     assert trim_edges((*body, promo)) == body
+
+
+def test_a_disclaimer_label_after_a_short_brief_cuts_the_rest():
+    from newscrawl.extract.boilerplate import trim_edges
+
+    brief = ("巧克力主题公园今日在浦东开园，由巧克力制作的外滩景观等作品将与公众见面。" * 2,)
+    notice = "凡注明为其他媒体来源的信息，均为转载自其他媒体，转载并不代表本网赞同其观点。"
+    tail = ("声明：", notice, "电话：021-0000000 传真：021-0000001")
+    assert trim_edges(brief + tail) == brief
+    assert trim_edges(("声明：",) + brief) == ("声明：",) + brief  # no body line before it: kept
+
+
+def test_a_related_news_label_between_lead_and_body_cuts_nothing():
+    from newscrawl.extract.boilerplate import trim_edges
+
+    lead = "本文导读：继微波炉、洗衣机之后，某品牌电磁炉再一次被曝出标志和说明不合格，" * 2
+    body = tuple(f"第{i}段：省消协联合质检部门对电磁炉进行了比较试验，多款产品不合格。" for i in range(6))
+    assert trim_edges((lead, "相关新闻：", *body)) == (lead, "相关新闻：", *body)
