@@ -11,7 +11,7 @@ over one is dropped by stage 2 as ``extract_error`` with the limit named.
 
 Extraction runs in ``NEWSCRAWL_EXTRACT_WORKERS`` worker processes (:mod:`newscrawl.crawl.workers`;
 default: CPUs - 1, at least 1; 0 extracts on the reactor thread, for debugging): ``process_item``
-returns a Deferred and the reactor goes on downloading. With ``NEWSCRAWL_DEDUP`` on, the worker also
+returns a coroutine and the reactor goes on downloading. With ``NEWSCRAWL_DEDUP`` on, the worker also
 computes the text's SimHash (item field ``fingerprint``, used by the duplicate pipeline). A worker that
 crashes on a page, or is still busy ``NEWSCRAWL_EXTRACT_KILL_AFTER`` seconds later (killed), costs that
 page only: it is dropped as ``extract_error`` and counted (``newscrawl/extract/worker_crashed``,
@@ -30,6 +30,7 @@ from typing import Any
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.statscollectors import StatsCollector
+from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
 from newscrawl.crawl.config import ExtractorOptions, extract_workers, kill_after, with_defaults
@@ -170,7 +171,12 @@ class ExtractionPipeline:
         task = self.task(item, body)
         if self.pool is None:
             return self._done(item, page_job(task))
-        return self._submit(task).addCallback(lambda result: self._done(item, result))
+        return self._extract_in_worker(item, task)
+
+    async def _extract_in_worker(self, item: Any, task: PageTask) -> Any:
+        """The item once a worker has extracted its page (a coroutine: Scrapy 2.19 deprecates pipelines
+        returning Deferreds)."""
+        return self._done(item, await maybe_deferred_to_future(self._submit(task)))
 
     def extract_later(self, item: Any, body: bytes) -> Deferred[PageResult]:
         """The extraction of the page of ``item`` (the spider's item for it) by a worker: a Deferred that
