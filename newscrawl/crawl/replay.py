@@ -8,9 +8,11 @@ request and per concurrent item). :class:`ArchiveEngine` takes the engine's plac
 1. every archived response the spider handled in the crawl is a start point, in archive order, with the
    kind the spider gave it then (:meth:`ArchiveIndex.start_points`);
 2. a request is answered from the archive (:class:`~newscrawl.storage.warc.ArchiveReader`): the response
-   goes through the crawl's content decoding and redirect middlewares, Scrapy's ``HttpErrorMiddleware``
-   check, then the request's callback (or errback); a request for a page the archive does not hold is
-   ignored and counted (``newscrawl/warc/not_archived``), its errback called as the crawl's would be;
+   goes through the crawl's content decoding and redirect middlewares (those of
+   ``DOWNLOADER_MIDDLEWARES`` that are Scrapy's or subclass them, in the crawl's order), Scrapy's
+   ``HttpErrorMiddleware`` check, then the request's callback (or errback); a request for a page the
+   archive does not hold is ignored and counted (``newscrawl/warc/not_archived``), its errback called as
+   the crawl's would be;
 3. requests the callbacks yield are filtered by the crawler's request fingerprints, as the scheduler's
    duplicate filter does (``dupefilter/filtered``); one for a start point still to come waits for it, so
    pages are handled in the order the crawl received them; the others are answered at once;
@@ -38,12 +40,13 @@ from typing import Any
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
-from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
+from scrapy.downloadermiddlewares.redirect import BaseRedirectMiddleware
 from scrapy.exceptions import DontCloseSpider, DropItem, IgnoreRequest, NotConfigured
 from scrapy.http import Headers, Response
 from scrapy.pipelines import ItemPipelineManager
 from scrapy.responsetypes import responsetypes
 from scrapy.spidermiddlewares.httperror import HttpError, HttpErrorMiddleware
+from scrapy.utils.conf import build_component_list
 from scrapy.utils.log import logformatter_adapter
 from scrapy.utils.misc import build_from_crawler, load_object
 from twisted.python.failure import Failure
@@ -89,10 +92,8 @@ class ArchiveEngine:
             load_object(self.settings["ITEM_PROCESSOR"]), crawler
         )
         self._response_mws = [
-            mw for mw in (self._build(RedirectMiddleware), self._build(MetaRefreshMiddleware),
-                          self._build(HttpCompressionMiddleware)) if mw is not None
-        ]  # fmt: skip  # the crawl's order for responses: compression (590), then redirects (600, 580)
-        self._response_mws.reverse()
+            mw for mw in map(self._build, reversed(self._response_middlewares())) if mw is not None
+        ]
         self._httperror = self._build(HttpErrorMiddleware)
         # what Crawler.get_item_pipeline() / get_downloader_middleware() / get_spider_middleware() look in
         self.scraper = SimpleNamespace(itemproc=self.itemproc, spidermw=SimpleNamespace(middlewares=()))
@@ -100,6 +101,15 @@ class ArchiveEngine:
         self._debug = logging.getLogger("scrapy").isEnabledFor(logging.DEBUG) and (
             logging.getLevelName(str(self.settings.get("LOG_LEVEL"))) == logging.DEBUG
         )
+
+    def _response_middlewares(self) -> list[type[Any]]:
+        """The crawl's downloader middlewares that turn an archived response into what the spider got:
+        content decoding and redirects (Scrapy's, or the project's subclasses in their place), by priority."""
+        wanted = (HttpCompressionMiddleware, BaseRedirectMiddleware)
+        priorities = self.settings.get_component_priority_dict_with_base("DOWNLOADER_MIDDLEWARES")
+        classes = [load_object(name) if isinstance(name, str) else name
+                   for name in build_component_list(priorities)]
+        return [cls for cls in classes if isinstance(cls, type) and issubclass(cls, wanted)]
 
     def _build(self, cls: type[Any]) -> Any:
         try:

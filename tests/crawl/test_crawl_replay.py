@@ -16,9 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
+from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
 from scrapy.http import HtmlResponse, Request
+from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
+from newscrawl.crawl.replay import ArchiveEngine
 from newscrawl.crawl.warc import WarcMiddleware
 from newscrawl.storage.warc import ArchiveReader
 
@@ -159,3 +163,16 @@ def test_the_reader_gives_start_points_in_archive_order_without_later_pages(
         assert reader.get(url("missing")) is None
 
 
+
+
+class ProjectMetaRefresh(MetaRefreshMiddleware):
+    """A project's meta-refresh middleware in Scrapy's place."""
+
+
+def test_responses_go_through_the_crawls_own_decoding_and_redirect_middlewares_in_its_order() -> None:
+    settings = Settings({"DOWNLOADER_MIDDLEWARES": {
+        MetaRefreshMiddleware: None, ProjectMetaRefresh: 580, RedirectMiddleware: None,
+    }})  # fmt: skip
+    engine = ArchiveEngine.__new__(ArchiveEngine)
+    engine.settings = settings
+    assert engine._response_middlewares() == [ProjectMetaRefresh, HttpCompressionMiddleware]
