@@ -23,7 +23,7 @@ from scrapy.exceptions import UsageError
 from newscrawl.crawl.config import ConfigError, on_start_up_error
 from newscrawl.crawl.distributed import REDIS_LOST
 from newscrawl.crawl.feedexport import FEED_FAILED
-from newscrawl.crawl.summary import no_response
+from newscrawl.crawl.summary import lost, no_response
 from newscrawl.pipelines.storage import SINK_FAILED
 
 logger = logging.getLogger(__name__)
@@ -32,8 +32,6 @@ logger = logging.getLogger(__name__)
 BAD_CONFIG = 2
 #: finish reasons of crawls that failed (exit code 1)
 FAILED_REASONS = (SINK_FAILED, FEED_FAILED, REDIS_LOST)
-#: stats counting what a crawl lost: any of them above 0 gives exit code 1 whatever the finish reason
-LOSS_STATS = ("newscrawl/redis/lost", "newscrawl/postgres/lost", "newscrawl/postgres/spilled")
 
 
 class Command(crawl.Command):
@@ -69,7 +67,7 @@ class Command(crawl.Command):
             self.exitcode = 1
         elif crawler.stats is not None and (
             crawler.stats.get_value("finish_reason") in FAILED_REASONS
-            or any(crawler.stats.get_value(key) for key in LOSS_STATS)
+            or lost(crawler.stats.get_stats())
         ):
             self.exitcode = 1
         elif crawler.stats is not None and no_response(crawler.stats.get_stats()):

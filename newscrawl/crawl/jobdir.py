@@ -15,8 +15,9 @@ points are revisited, and articles already in the SQLite store are skipped by
 :class:`~newscrawl.middlewares.StoredArticlesMiddleware` (``NEWSCRAWL_INCREMENTAL``), so every page ends
 up stored exactly once: the store's upsert by canonical URL makes a page fetched twice one row.
 A crawl paused cleanly (one Ctrl-C) resumes from its saved queue as usual; one stopped because its
-store could not write (:data:`~newscrawl.pipelines.storage.SINK_FAILED`) keeps the mark, so its
-resumption starts afresh too (the records of the failed write are not stored, yet seen).
+store could not write (:data:`~newscrawl.pipelines.storage.SINK_FAILED`, or a write that failed only as
+the store closed: :data:`~newscrawl.crawl.summary.UNSTORED_STATS`) keeps the mark, so its resumption starts
+afresh too (the records of the failed write are not stored, yet seen).
 
 :class:`JobdirAddon` (in ``ADDONS``) installs the extension; it adds itself to ``EXTENSIONS`` whatever that
 setting's priority, so a project's or another add-on's ``EXTENSIONS`` keeps it.
@@ -35,6 +36,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 from scrapy.statscollectors import StatsCollector
 
+from newscrawl.crawl.summary import UNSTORED_STATS, lost
 from newscrawl.pipelines.storage import SINK_FAILED
 
 logger = logging.getLogger(__name__)
@@ -90,8 +92,9 @@ class JobdirGuard:
             self.stats.set_value("newscrawl/jobdir/unclean_resume", 1)
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
-        # a sink that failed lost records whose requests are saved as seen: the next run must reset too
-        if reason == SINK_FAILED:
+        # a sink that failed lost records whose requests are saved as seen: the next run must reset too (a
+        # store whose last write failed as it closed finished the crawl, yet lost those records)
+        if reason == SINK_FAILED or (self.stats is not None and lost(self.stats.get_stats(), UNSTORED_STATS)):
             return
         # spider_closed comes after the scheduler saved its queue and seen requests
         self.mark.unlink(missing_ok=True)

@@ -32,6 +32,11 @@ from newscrawl.crawl.config import feed_files, with_defaults
 
 logger = logging.getLogger(__name__)
 
+#: stats counting records a crawl did not store anywhere: a store's failed writes (also those of a store
+#: that fails only when it closes, after the crawl finished) and records PostgreSQL lost
+UNSTORED_STATS = ("newscrawl/sink/write_failed", "newscrawl/sqlite/write_failed", "newscrawl/postgres/lost")
+#: stats counting what a crawl lost: any of them above 0 gives exit code 1 whatever the finish reason
+LOSS_STATS = (*UNSTORED_STATS, "newscrawl/redis/lost", "newscrawl/postgres/spilled")
 #: the record fields whose fill rate the summary reports, by the name it reports them under
 FILL_FIELDS = {"title": "title", "date": "published_at", "author": "author", "text": "text"}
 #: loggers whose error lines report a request that finally failed (counted); the retry middleware's
@@ -95,6 +100,11 @@ def _error_type(record: logging.LogRecord) -> str | None:
     if record.name in _FINAL_ERROR_LOGGERS:
         return "error"
     return None
+
+
+def lost(stats: Mapping[str, Any], keys: tuple[str, ...] = LOSS_STATS) -> int:
+    """How many records (or requests) the crawl lost, by the stats ``keys`` (default :data:`LOSS_STATS`)."""
+    return sum(int(stats.get(key) or 0) for key in keys)
 
 
 def no_response(stats: Mapping[str, Any]) -> bool:

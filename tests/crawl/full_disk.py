@@ -19,3 +19,13 @@ class FullDiskSqlitePipeline(SqlitePipeline):
         assert isinstance(self.sink, SqliteSink)
         pages = self.sink.db.execute("PRAGMA page_count").fetchone()[0]
         self.sink.db.execute(f"PRAGMA max_page_count = {pages + ROOM_PAGES}")
+
+
+class NoRoomSqlitePipeline(SqlitePipeline):
+    """A database with no room at all: with a batch larger than the crawl, the one write comes at close."""
+
+    def open_spider(self) -> None:
+        super().open_spider()
+        assert isinstance(self.sink, SqliteSink)
+        pages = self.sink.db.execute("PRAGMA page_count").fetchone()[0]
+        self.sink.db.execute(f"PRAGMA max_page_count = {pages}")

@@ -74,3 +74,13 @@ def test_addon_installs_the_guard_even_when_the_project_sets_extensions():
     JobdirAddon().update_settings(settings)
     extensions = settings.getdict("EXTENSIONS")
     assert JobdirGuard in extensions and extensions["newscrawl.crawl.distributed.IdleClose"] == 10
+
+
+def test_a_crawl_whose_store_lost_records_at_close_keeps_its_mark(tmp_path):
+    # the store's last write failed after the crawl had finished: those pages are seen yet not stored
+    crawler = get_crawler(settings_dict={"JOBDIR": str(tmp_path / "job")})
+    guard = build_from_crawler(JobdirGuard, crawler)
+    guard.spider_opened(None)  # type: ignore[arg-type]
+    crawler.stats.set_value("newscrawl/sqlite/write_failed", 3)
+    guard.spider_closed(None, "finished")  # type: ignore[arg-type]
+    assert (tmp_path / "job" / RUNNING_MARK).exists()

@@ -21,6 +21,7 @@ from scrapy.utils.test import get_crawler
 from newscrawl.crawl.config import ConfigError, check_output_file
 from newscrawl.crawl.demo import serve
 from newscrawl.crawl.feedexport import FEED_FAILED
+from newscrawl.crawl.jobdir import RUNNING_MARK
 from newscrawl.pipelines.storage import SINK_FAILED, SinkPipeline, SqlitePipeline
 from newscrawl.storage.sqlite import SqliteSink
 
@@ -188,6 +189,31 @@ def test_demo_crawl_stops_when_the_database_is_full_and_keeps_its_rows(tmp_path)
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         rows = conn.execute("SELECT COUNT(*) FROM articles").fetchone()[0]
     assert 0 < rows < DEMO_ARTICLES
+
+
+def test_a_store_that_fails_as_it_closes_fails_the_crawl_and_its_jobdir_resumes_afresh(tmp_path):
+    # the crawl has finished when the store's last batch fails: it once ended 'finished' with exit code 0,
+    # and JOBDIR's mark was removed, so a resumed crawl skipped the unstored pages as seen
+    pipelines = {
+        "newscrawl.pipelines.extraction.ExtractionPipeline": 300,
+        "newscrawl.pipelines.record.RecordPipeline": 400,
+        "tests.crawl.full_disk.NoRoomSqlitePipeline": 800,
+    }
+    env = dict(
+        os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings", PYTHONWARNINGS="ignore",
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    )
+    jobdir = tmp_path / "job"
+    with serve() as server:
+        args = [sys.executable, "-m", "scrapy", "crawl", "demo", "-s", f"NEWSCRAWL_REPLAY_PREFIX={server}/"]
+        args += ["-s", f"NEWSCRAWL_SQLITE_PATH={tmp_path / 'crawl.sqlite3'}", "-s", f"JOBDIR={jobdir}"]
+        args += ["-s", "NEWSCRAWL_SINK_BATCH_SIZE=1000", "-s", f"ITEM_PIPELINES={json.dumps(pipelines)}"]
+        done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=90)
+    log = done.stderr
+    assert f"'newscrawl/sqlite/write_failed': {DEMO_ARTICLES}" in log, log[-3000:]
+    assert "database or disk is full" in log and "Traceback" not in log
+    assert done.returncode == 1
+    assert (jobdir / RUNNING_MARK).exists()
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (every write: ENOSPC)")
