@@ -150,6 +150,30 @@ def test_japanese_and_korean_by_their_scripts():
     assert detect_language("서울시는 오늘 새로운 교통 규칙을 발표했습니다. 다음 달부터 시행됩니다.") == "ko"
 
 
+def test_the_model_is_cached_uncompressed_and_scores_as_the_wheels_copy(tmp_path, monkeypatch):
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    from newscrawl.extract.metadata import language
+
+    texts = ["Die Regierung hat am Dienstag ein Gesetz beschlossen.", "Le conseil a voté le budget hier."]
+    shipped = LanguageIdentifier.from_model_file(MODEL_FILE)
+    monkeypatch.setattr(language, "MODEL_CACHE", tmp_path / "cache")
+    try:
+        language._identifier.cache_clear()
+        first = language._identifier()  # decompresses, writes the copy
+        (copy,) = (tmp_path / "cache").iterdir()
+        language._identifier.cache_clear()
+        second = language._identifier()  # reads the copy
+        for ident in (first, second):
+            assert [ident.rank(t) for t in texts] == [shipped.rank(t) for t in texts]
+        (copy / "ptc.npy").write_bytes(b"truncated")  # a broken copy is not used
+        assert language._read_cached(copy) is None
+        language._identifier.cache_clear()
+        assert [language._identifier().rank(t) for t in texts] == [shipped.rank(t) for t in texts]
+    finally:
+        language._identifier.cache_clear()
+
+
 def test_too_little_text_has_no_language():
     assert detect_language("OK 123") is None
 
