@@ -83,9 +83,14 @@ def _crumb_elements(page: Page, body: BodyResult) -> Iterator[Element]:
     anchor = text_anchor(page, body)
     stop = len(stats) if anchor is None else anchor
     for el in stats.elements[:stop]:
-        marks = f"{el.get('class') or ''} {el.get('id') or ''}"
-        marked = len(marks) > 4 and _BREADCRUMB_MARK.search(marks)
-        if marked or (el.text and _LOCATION_LABEL.search(el.text)):
+        css, name = el.get("class"), el.get("id")
+        if css or name:
+            marks = f"{css or ''} {name or ''}"
+            if len(marks) > 4 and _BREADCRUMB_MARK.search(marks):
+                yield el
+                continue
+        text = el.text
+        if text and "位置" in text and _LOCATION_LABEL.search(text):  # every label ends in 位置
             yield el
 
 
