@@ -6,12 +6,17 @@ libpq quotes the part of a DSN it cannot parse, which may be the password
 a server goes through :func:`redact`, and a crawl's log handlers carry :class:`RedactingFilter`, which
 applies it to every line. Two rules: patterns (a URL's ``user:password@``, a ``password=`` value) and
 known secrets (:func:`secrets_of` a configured DSN or URL: its password and, for a key=value DSN, every
-word after ``password=`` up to the next ``key=``, so a mis-quoted password is hidden whole).
+word after ``password=`` up to the next ``key=``, so a mis-quoted password is hidden whole). A known
+secret is masked whatever its length: from :data:`MIN_SECRET_CHARS` characters wherever it occurs,
+shorter ones wherever they stand as a word of their own (inside a longer word they would mask ordinary
+text, and there they reveal nothing).
 
 >>> redact("postgresql://postgres:S3cret%zzPW@db:5432/test failed")
 'postgresql://postgres:***@db:5432/test failed'
 >>> redact('missing "=" after "PWtail"', secrets_of("host=db password=S3cret PWtail"))
 'missing "=" after "***"'
+>>> redact('invalid percent-encoded token: "p%z"', secrets_of("postgresql://u:p%z@db/test"))
+'invalid percent-encoded token: "***"'
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from urllib.parse import unquote
 
 MASK = "***"
@@ -32,7 +38,8 @@ _KEY_PASSWORD = re.compile(
 )
 #: a ``key=`` that ends the words of a mis-quoted password
 _NEXT_KEY = re.compile(r"^[A-Za-z_]+=")
-#: known secrets shorter than this are not masked wherever they occur (they would mask ordinary words)
+#: known secrets shorter than this are masked only where they stand as a word of their own (not inside a
+#: longer one: a password ``pw1`` must not turn ``pw12`` or a secret ``x`` every "x" of a line into ``***``)
 MIN_SECRET_CHARS = 4
 
 
@@ -41,8 +48,10 @@ def secrets_of(dsn: str | None) -> set[str]:
 
     >>> sorted(secrets_of("redis://:hunter22@h:6379/0"))
     ['hunter22']
-    >>> sorted(secrets_of("host=h password='a bc' user=u"))
-    ["'a bc'", 'a bc']
+    >>> sorted(secrets_of("host=h password='a b' user=u"))
+    ["'a b'", 'a b']
+    >>> sorted(secrets_of("host=h password=pw1 x user=u"))
+    ['pw1', 'x']
     """
     found: set[str] = set()
     if not dsn:
@@ -58,17 +67,31 @@ def secrets_of(dsn: str | None) -> set[str]:
             if _NEXT_KEY.match(word):
                 break
             found |= {word, word.strip("'\"")}
-    return {s for s in found if len(s) >= MIN_SECRET_CHARS}
+    found.discard("")
+    return found
 
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """``text`` with URL passwords, ``password=`` values and every one of ``secrets`` masked."""
+    """``text`` with URL passwords, ``password=`` values and every one of ``secrets`` masked (those shorter
+    than :data:`MIN_SECRET_CHARS` where they stand as a word of their own).
+
+    >>> redact("user pw1 logged in; pw12 and xpw1 are other words", {"pw1"})
+    'user *** logged in; pw12 and xpw1 are other words'
+    """
     text = _URL_PASSWORD.sub(lambda m: m["head"] + MASK, text)
     text = _KEY_PASSWORD.sub(lambda m: m["head"] + MASK, text)
     for secret in sorted(secrets, key=len, reverse=True):
         if len(secret) >= MIN_SECRET_CHARS:
             text = text.replace(secret, MASK)
+        elif secret:
+            text = _short_secret(secret).sub(MASK, text)
     return text
+
+
+@lru_cache(maxsize=64)
+def _short_secret(secret: str) -> re.Pattern[str]:
+    # the secret not inside a longer word: no letter or digit just before or after it
+    return re.compile(rf"(?<!\w){re.escape(secret)}(?!\w)")
 
 
 class RedactingFilter(logging.Filter):

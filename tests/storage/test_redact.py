@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +42,47 @@ def test_the_words_of_a_misquoted_password_are_secrets():
     assert {"S3cret", "PWtail"} <= secrets_of(KEY_DSN)
     assert "S3cret%zzPW" in secrets_of(URL_DSN)
     assert redact('missing "=" after "PWtail"', secrets_of(KEY_DSN)) == f'missing "=" after "{MASK}"'
+
+
+SHORT_URL_DSN = "postgresql://postgres:p%z@127.0.0.1:1/test"  # libpq: invalid percent-encoded token: "p%z"
+SHORT_KEY_DSN = "host=127.0.0.1 port=1 dbname=test password=pw1 x"  # libpq: missing "=" after "x"
+
+
+def shows_no_short_secret(text: str) -> bool:
+    # a short secret shows as a word of its own (libpq quotes it); inside longer words it reveals nothing
+    return not re.search(r'"p%z"|(?<!\w)pw1(?!\w)|"x"', text)
+
+
+@pytest.mark.parametrize("secret", ["a", "pw1", "p%z", "x y", "***"])
+def test_a_short_secret_is_masked_as_a_word_of_its_own(secret):
+    assert redact(f'token: "{secret}"; {secret} failed', {secret}) == f'token: "{MASK}"; {MASK} failed'
+
+
+def test_a_short_secret_inside_longer_words_leaves_them_alone():
+    assert redact("pw12 xpw1 pw1_ ok", {"pw1"}) == "pw12 xpw1 pw1_ ok"
+    assert redact("exit x code", {"x"}) == f"exit {MASK} code"
+
+
+def test_every_password_of_a_dsn_is_a_secret_whatever_its_length():
+    assert {"pw1", "x"} <= secrets_of(SHORT_KEY_DSN)
+    assert "p%z" in secrets_of(SHORT_URL_DSN)
+    assert "a" in secrets_of("postgresql://u:a@h/db") and "a" in secrets_of("host=h password=a")
+
+
+def test_short_passwords_never_reach_the_sink_message():
+    psycopg = pytest.importorskip("psycopg")
+    from newscrawl.storage.postgres import PostgresSink, PostgresUnavailable, check_dsn
+
+    for dsn in (SHORT_URL_DSN, SHORT_KEY_DSN):
+        with pytest.raises(psycopg.ProgrammingError) as raw:
+            psycopg.conninfo.conninfo_to_dict(dsn)
+        assert not shows_no_short_secret(str(raw.value))  # libpq does quote them
+        with pytest.raises(ValueError) as checked:
+            check_dsn(dsn)
+        assert shows_no_short_secret(str(checked.value))
+        with pytest.raises(PostgresUnavailable) as opened:
+            PostgresSink(dsn, connect_timeout=1).open()
+        assert shows_no_short_secret(str(opened.value))
 
 
 def test_the_filter_redacts_messages_arguments_and_tracebacks():
@@ -83,7 +125,7 @@ def crawl(tmp_path: Path, dsn: str, **env: str) -> subprocess.CompletedProcess[s
     )
 
 
-@pytest.mark.parametrize("dsn", [URL_DSN, KEY_DSN])
+@pytest.mark.parametrize("dsn", [URL_DSN, KEY_DSN, SHORT_URL_DSN, SHORT_KEY_DSN])
 def test_a_crawl_with_an_unparsable_dsn_stops_with_one_line_and_no_secret(tmp_path, dsn):
     pytest.importorskip("psycopg")
     done = crawl(tmp_path, dsn)
@@ -91,6 +133,7 @@ def test_a_crawl_with_an_unparsable_dsn_stops_with_one_line_and_no_secret(tmp_pa
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("scrapy crawl: NEWSCRAWL_POSTGRES_DSN: not a libpq DSN")
     assert shows_no_secret(done.stderr + done.stdout)
+    assert shows_no_short_secret(done.stderr + done.stdout)
 
 
 def test_an_unreachable_server_is_one_line_without_the_password(tmp_path):
@@ -109,7 +152,7 @@ def test_a_crawl_log_never_shows_the_password(tmp_path, pg_dsn):
     assert "S3cretGood" not in text
 
 
-@pytest.mark.parametrize("dsn", [URL_DSN, KEY_DSN, GOOD_DSN])
+@pytest.mark.parametrize("dsn", [URL_DSN, KEY_DSN, GOOD_DSN, SHORT_URL_DSN, SHORT_KEY_DSN])
 def test_pg_load_shows_no_secret(tmp_path, dsn):
     pytest.importorskip("psycopg")
     spill = tmp_path / "spill.jsonl"
@@ -117,6 +160,7 @@ def test_pg_load_shows_no_secret(tmp_path, dsn):
     done = run([sys.executable, "-m", "newscrawl.cli", "pg-load", str(spill), "--dsn", dsn], tmp_path)
     assert done.returncode in (1, 2) and done.stderr.startswith("newscrawl pg-load: ")
     assert shows_no_secret(done.stderr + done.stdout) and "S3cretGood" not in done.stderr
+    assert shows_no_short_secret(done.stderr + done.stdout)
 
 
 def test_bench_crawl_shows_no_secret(tmp_path):
