@@ -33,10 +33,10 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
 );
 """
 #: made after an older store has been given the columns it lacks (its table may have no ``site`` yet)
-_INDEXES = f"""
-CREATE INDEX IF NOT EXISTS {TABLE}_url ON {TABLE}(url);
-CREATE INDEX IF NOT EXISTS {TABLE}_site ON {TABLE}(site);
-"""
+_INDEXES = (
+    f"CREATE INDEX IF NOT EXISTS {TABLE}_url ON {TABLE}(url)",
+    f"CREATE INDEX IF NOT EXISTS {TABLE}_site ON {TABLE}(site)",
+)
 #: the articles' instants in UTC (``search --since``), stored in an index on the expression: made on open,
 #: so a store of an older newscrawl gets it too, and kept in step by SQLite whoever writes the rows
 _TIME_INDEX = f"CREATE INDEX IF NOT EXISTS {TABLE}_when_utc ON {TABLE}({WHEN_UTC})"
@@ -103,15 +103,7 @@ class SqliteSink:
         if self._db is not None:
             return
         self._db = connect(self.path, any_thread=True)
-        self._db.executescript(_SCHEMA)
-        # a database made before a record field existed gets the field's column
-        have = {row[1] for row in self._db.execute(f"PRAGMA table_info({TABLE})")}
-        for name in (*RECORD_FIELDS, "first_crawled_at"):
-            if name not in have:
-                self._db.execute(f"ALTER TABLE {TABLE} ADD COLUMN {name} TEXT")
-        self._db.executescript(_INDEXES)
-        self._db.execute(_TIME_INDEX)
-        self._db.commit()
+        self._make_schema(self._db)
         from newscrawl.storage.search import ensure_search_index, has_search_index  # it imports this module
 
         # an index made earlier is kept in step (and brought up to date with this newscrawl) even when this
@@ -119,6 +111,26 @@ class SqliteSink:
         if self.search or has_search_index(self._db):
             ensure_search_index(self._db)
         self._index_rows = has_search_index(self._db)
+
+    @staticmethod
+    def _make_schema(db: sqlite3.Connection) -> None:
+        """Make the table and its indexes, or bring an older store's up to date, in one write transaction:
+        processes opening one store together take turns, and each reads what is there only once it holds
+        the lock (two that both found a column missing both added it: "duplicate column name")."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(_SCHEMA)
+            # a database made before a record field existed gets the field's column
+            have = {row[1] for row in db.execute(f"PRAGMA table_info({TABLE})")}
+            for name in (*RECORD_FIELDS, "first_crawled_at"):
+                if name not in have:
+                    db.execute(f"ALTER TABLE {TABLE} ADD COLUMN {name} TEXT")
+            for statement in (*_INDEXES, _TIME_INDEX):
+                db.execute(statement)
+        except BaseException:
+            db.rollback()
+            raise
+        db.commit()
 
     def write(self, records: Sequence[Mapping[str, Any]]) -> None:
         # one row per key and batch, the last record winning (first_crawled_at from the first)

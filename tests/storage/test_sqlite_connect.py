@@ -76,3 +76,61 @@ def test_a_store_whose_table_predates_the_site_column_opens_and_gets_it(tmp_path
         assert sink.db.execute("SELECT count(*) FROM articles").fetchone()[0] == 2
     finally:
         sink.close()
+
+
+def open_and_write(path: str, barrier, number: int) -> str | None:
+    """In a process of its own: wait for the others, open the store, write one record; the error if any."""
+    barrier.wait(30)
+    try:
+        sink = SqliteSink(path)
+        sink.open()
+        url = f"http://a/{number}"
+        sink.write([{"url": url, "canonical_url": url, "title": f"标题{number}", "text": "正文"}])
+        sink.close()
+    except Exception as e:  # reported to the test, which names it
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_several_processes_open_one_new_store_at_once(tmp_path, attempt):
+    # the schema, the WAL switch and the search index are made by whichever process comes first; the
+    # others must wait for it and find them whole (two crawlers once raced on articles_fts_stale)
+    import multiprocessing
+
+    from newscrawl.storage.search import search
+
+    processes = 6
+    path = str(tmp_path / f"store-{attempt}.sqlite3")
+    context = multiprocessing.get_context("fork")
+    barrier = context.Manager().Barrier(processes)
+    with context.Pool(processes) as pool:
+        errors = pool.starmap(open_and_write, [(path, barrier, n) for n in range(processes)])
+    assert errors == [None] * processes
+    sink = SqliteSink(path)
+    sink.open()
+    assert sink.count() == processes
+    assert {hit.url for hit in search(sink.db, "标题")} == {f"http://a/{n}" for n in range(processes)}
+    sink.close()
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_several_processes_upgrade_one_old_store_at_once(tmp_path, attempt):
+    # each finds the columns of newer fields missing: one adds them, the others must not add them again
+    import multiprocessing
+
+    processes = 6
+    path = str(tmp_path / f"old-{attempt}.sqlite3")
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE articles (canonical_url TEXT PRIMARY KEY, url TEXT, title TEXT, text TEXT)")
+    db.commit()
+    db.close()
+    context = multiprocessing.get_context("fork")
+    barrier = context.Manager().Barrier(processes)
+    with context.Pool(processes) as pool:
+        errors = pool.starmap(open_and_write, [(path, barrier, n) for n in range(processes)])
+    assert errors == [None] * processes
+    sink = SqliteSink(path)
+    sink.open()
+    assert sink.count() == processes
+    sink.close()
