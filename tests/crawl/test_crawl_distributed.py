@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from scrapy.settings import Settings
 
-from newscrawl.bench.site import SITE_NAME, crawler_env, serve
+from newscrawl.bench.site import SITE_NAME, crawler_env, list_path, serve, site_toml
 from newscrawl.crawl.distributed import RedisAddon
 
 REDIS_URL = os.environ.get("NEWSCRAWL_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -69,12 +69,15 @@ def crawl(site_dir: Path, out: Path, db: Path, prefix: str) -> subprocess.Popen:
                             text=True)
 
 
-def wait_for_workers(prefix: str, count: int, timeout: float = 60) -> None:
+def wait_for_workers(prefix: str, count: int, procs: list[subprocess.Popen], timeout: float = 120) -> None:
     import redis
 
     client = redis.Redis.from_url(REDIS_URL)
     deadline = time.monotonic() + timeout
-    while int(client.get(f"{prefix}:{SITE_NAME}:workers") or 0) < count and time.monotonic() < deadline:
+    key = f"{prefix}:{SITE_NAME}:workers"
+    while int(client.get(key) or 0) < count:
+        assert all(p.poll() is None for p in procs), "a crawler ended before the gate opened"
+        assert time.monotonic() < deadline, f"{client.get(key)} of {count} crawlers on the frontier"
         time.sleep(0.1)
     client.close()
 
@@ -83,13 +86,21 @@ def test_two_processes_share_the_frontier_and_fetch_every_page_once(tmp_path, re
     gate = threading.Event()  # no page is served before both processes are on the frontier
     with serve(articles=80, per_page=10, delay=0.03, gate=gate) as site:
         site_dir = tmp_path / "sites"
-        site.write_site_file(site_dir)
+        # every list page a start point: both processes hold requests from the moment the gate opens, so
+        # neither sits idle (NEWSCRAWL_REDIS_IDLE_CLOSE) waiting for the other to push the first links,
+        # however slowly a loaded machine runs them
+        starts = ", ".join(f'"{site.base_url}{path}"' for path in ["/", *map(list_path, range(8))])
+        home_only = f'pages = ["{site.base_url}/"]'
+        assert home_only in site_toml(site.base_url)
+        site.write_site_file(site_dir).write_text(
+            site_toml(site.base_url).replace(home_only, f"pages = [{starts}]"), "utf-8"
+        )
         db = tmp_path / "store.sqlite3"
         outs = [tmp_path / "p1.jsonl", tmp_path / "p2.jsonl"]
         procs = [crawl(site_dir, out, db, redis_prefix) for out in outs]
-        wait_for_workers(redis_prefix, 2)
+        wait_for_workers(redis_prefix, 2, procs)
         gate.set()
-        logs = [p.communicate(timeout=90)[1] for p in procs]
+        logs = [p.communicate(timeout=300)[1] for p in procs]
         assert [p.returncode for p in procs] == [0, 0], logs[0][-2000:] + logs[1][-2000:]
         hits = dict(site.hits)
         pages = site.pages
