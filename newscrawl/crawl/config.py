@@ -223,6 +223,7 @@ LIMIT_SETTINGS = {
     "max_depth": "NEWSCRAWL_MAX_DEPTH",
     "time_budget": "NEWSCRAWL_TIME_BUDGET",
     "max_attributes": "NEWSCRAWL_MAX_ATTRIBUTES",
+    "max_text_chars": "NEWSCRAWL_MAX_TEXT_CHARS",
 }
 
 

@@ -26,6 +26,8 @@ NEWSCRAWL_MAX_BODY_BYTES: int | None = None
 NEWSCRAWL_MAX_NODES: int | None = None
 NEWSCRAWL_MAX_DEPTH: int | None = None
 NEWSCRAWL_MAX_ATTRIBUTES: int | None = None
+#: characters of a page's text extracted at most; the rest is cut (recorded in the record's figures)
+NEWSCRAWL_MAX_TEXT_CHARS: int | None = None
 #: seconds
 NEWSCRAWL_TIME_BUDGET: float | None = None
 #: worker processes extracting pages off the reactor (newscrawl.crawl.workers); None: CPUs - 1, at least

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,7 +38,9 @@ from newscrawl.extract.limits import (
     cap_bytes,
     cap_text,
     check_attributes,
+    check_start_tags,
     check_tree,
+    cut_text,
 )
 from newscrawl.extract.listpage import kind_and_entries
 from newscrawl.extract.metadata import collect_page_meta
@@ -65,6 +68,8 @@ class PreparedPage:
     budget: Budget
     limits: Limits
     cut_bytes: int = 0
+    #: characters of text cut by ``limits.max_text_chars``
+    cut_chars: int = 0
     removed_noise_tags: int = 0
     removed_hidden: int = 0
     removed_by_prune_xpath: int = 0
@@ -110,12 +115,16 @@ def prepare_page(
             text, encoding = decoded.text, decoded.encoding
             if decoded.error:
                 raise PageError(f"undecodable page: {decoded.error}", encoding)
+            check_start_tags(text, limits)
             check_attributes(text, limits)
+            budget.check("decode")
             root = parse_html(text)
         elif isinstance(html, str):
             text, cut = cap_text(html, limits)
-            text = strip_controls(text)
+            text = _replace_surrogates(strip_controls(text))
+            check_start_tags(text, limits)
             check_attributes(text, limits)
+            budget.check("decode")
             root = parse_html(text)
         elif isinstance(html, etree._Element):
             root = _copy_tree(html)
@@ -128,7 +137,9 @@ def prepare_page(
         overrides = read_fields(root, fields)
         report = strip_noise(root)
         pruned = prune_elements(root, prune)
-        if pruned:
+        most = limits.max_text_chars
+        cut_chars = cut_text(root, most) if most is not None and len(text) > most else 0
+        if pruned or cut_chars:
             # the source-based extractors (seeds 001, 003) read the HTML text: give them the pruned page
             text = etree.tostring(root, encoding="unicode", method="html")
         budget.check("cleaning")
@@ -138,12 +149,18 @@ def prepare_page(
         raise PageError(str(e), encoding) from e
     except RecursionError as e:
         raise PageError("page nested too deeply to process", encoding) from e
+    except PageError:
+        raise
+    except Exception as e:  # a bad page must never escape as an exception (fuzzing found one that did)
+        logger.exception("preparing %s failed", url or "<page>")
+        raise PageError(f"internal error: {type(e).__name__}: {e}", encoding) from e
     return PreparedPage(
         page=Page(html=text, root=root, url=url, meta=meta),
         encoding=encoding,
         budget=budget,
         limits=limits,
         cut_bytes=cut,
+        cut_chars=cut_chars,
         removed_noise_tags=report.noise_tags,
         removed_hidden=report.hidden,
         removed_by_prune_xpath=pruned,
@@ -247,8 +264,13 @@ def run(
     url, encoding = prepared.page.url, prepared.encoding
     try:
         result = _run(prepared, algorithm, algo_params, reference_time, timezone, page_kind)
+        cut_figures: dict[str, Any] = {}
         if prepared.cut_bytes:
-            cut_figures = {"cut_bytes": prepared.cut_bytes, "max_body_bytes": prepared.limits.max_body_bytes}
+            cut_figures.update(cut_bytes=prepared.cut_bytes, max_body_bytes=prepared.limits.max_body_bytes)
+        if prepared.cut_chars:
+            most = prepared.limits.max_text_chars
+            cut_figures.update(cut_text_chars=prepared.cut_chars, max_text_chars=most)
+        if cut_figures:
             result = dataclasses.replace(result, figures=freeze({**result.figures, "limits": cut_figures}))
         return result
     except LimitExceeded as e:
@@ -258,6 +280,19 @@ def run(
     except Exception as e:  # a bad page must never escape as an exception
         logger.exception("extraction failed on %s", url or "<page>")
         return Extraction(url=url, encoding=encoding, error=f"internal error: {type(e).__name__}: {e}")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _replace_surrogates(text: str) -> str:
+    """``text`` with lone surrogates (a ``surrogateescape`` decoding, bad JSON) as U+FFFD: no codec writes
+    them, and the extractors that read the page's source encode it (fuzzing found one that failed)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
 
 
 def _copy_tree(el: Element) -> Element:

@@ -19,6 +19,10 @@ limit              default      when a page goes over it
                                 element at the limit, is refused before lxml parses it (libxml2 is
                                 quadratic in attributes per element: one <div> with 160,000 of them
                                 took 34 s to parse, 8 MB of 999-attribute elements 28 s).
+``max_text_chars`` 1,000,000    the page's text after noise stripping is cut there (document order)
+                                and extracted; ``figures["limits"]`` records the cut. Text stages
+                                cost up to 0.2 us a character (an 8 MB text of one-character words
+                                took 1.7 s of CPU); no page of the evaluation sets has half as much.
 ``time_budget``    5 s          checked after each stage (parse, clean, body, page kind, metadata);
                                 a page over budget gives an ``error`` naming the stage. A running
                                 stage is not interrupted: the size and element limits bound what one
@@ -38,7 +42,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import BinaryIO
 
@@ -61,6 +65,13 @@ MAX_ATTRIBUTES = 1_000
 #: attributes of one element at MAX_ATTRIBUTES (libxml2 compares each pair, 4-7 ns each: 5M pairs take
 #: about 0.03 s; the evaluation sets' pages have at most 6,261 pairs over elements of 16 or more)
 ATTRIBUTE_PAIRS_FACTOR = 10
+#: characters of text (after noise stripping) extracted at most; 2x the most of the evaluation sets
+#: (483,213: a German sports page; 1,757 pages), and about 0.2 s of the text stages on the worst text
+MAX_TEXT_CHARS = 1_000_000
+#: attributes of a page at most, this many per element of ``max_nodes`` (checked after parsing: the stages
+#: read attributes; 24,000 elements of 63 attributes each, 8 MB, took 1.0 s of CPU). The most of the
+#: evaluation sets is 10,154 attributes on a page, 3.7 per element
+ATTRIBUTES_PER_NODE = 4
 #: seconds of work per page, checked between stages; typical pages take 5-20 ms
 TIME_BUDGET_SECONDS = 5.0
 #: how far back from the byte limit a cut looks for a ``<`` to cut before
@@ -84,9 +95,11 @@ class Limits:
     max_depth: int | None = MAX_DEPTH
     time_budget: float | None = TIME_BUDGET_SECONDS
     max_attributes: int | None = MAX_ATTRIBUTES
+    max_text_chars: int | None = MAX_TEXT_CHARS
 
     def __post_init__(self) -> None:
-        for name in ("max_body_bytes", "max_nodes", "max_depth", "time_budget", "max_attributes"):
+        for field in fields(self):
+            name = field.name
             value = getattr(self, name)
             if value is None:
                 continue
@@ -98,7 +111,7 @@ class Limits:
     @classmethod
     def unlimited(cls) -> Limits:
         """No limits at all (for trusted input and measurements)."""
-        return cls(None, None, None, None, None)
+        return cls(None, None, None, None, None, None)
 
 
 DEFAULT_LIMITS = Limits()
@@ -144,17 +157,32 @@ def cap_text(text: str, limits: Limits) -> tuple[str, int]:
     return text[:cut], len(text) - cut
 
 
-# Start tags as HTML5 (and libxml2 2.14) tokenizes them: a name, then attributes separated by white space
-# or '/', each a name (any characters but white space, '/' and '>'; '=' ends it) and an optional value
+# Tags as HTML5 (and libxml2 2.14) tokenizes them: a name, then attributes separated by white space or
+# '/', each a name (any characters but white space, '/' and '>'; '=' ends it) and an optional value
 # (quoted: anything up to the closing quote or the end of the page, '<' and '>' included; unquoted: up
-# to white space or '>'). Possessive throughout: nothing is ever scanned twice.
+# to white space or '>'). End tags count too: libxml2 reads their attributes. Possessive throughout:
+# nothing is ever scanned twice.
 _NAME = r"[^\s/>][^\s/>=]*+"
 _VALUE = r"""(?:\s*+=\s*+(?:"[^"]*+(?:"|\Z)|'[^']*+(?:'|\Z)|[^\s>]*+))?+"""
 _ATTRIBUTE = rf"[\s/]*+{_NAME}{_VALUE}"
-_TAG = r"<[A-Za-z][^\s/>]*+"
-#: elements whose text is not markup, as libxml2 reads them
+_TAG = r"</?[A-Za-z][^\s/>]*+"
+#: elements whose text is not markup, as libxml2 reads them: script and style; from libxml2 2.14 (an
+#: HTML5 tokenizer) also the RCDATA and RAWTEXT elements (before it, their text was parsed as markup)
 _RAW_TEXT = ("script", "style")
-#: the attributes of one start tag, counted by ``findall``
+_SKIPPED_TEXT = _RAW_TEXT + (
+    ("title", "textarea", "xmp", "iframe", "noembed", "noframes", "plaintext")
+    if etree.LIBXML_VERSION >= (2, 14)
+    else ()
+)
+#: what is no tag and holds none, as HTML5 reads it: a comment (to ``-->``, ``--!>`` or the end; ``<!-->``
+#: and ``<!--->`` are empty), a bogus comment to the next '>' (``<!DOCTYPE``, ``<![CDATA[``, ``<?php``,
+#: ``</ x>``), a '<' that opens nothing (with the text after it)
+_NOT_A_TAG = (
+    r"<!--(?:->|>|(?:[^-]++|-(?!-!?>))*+(?:--!?>|\Z))"
+    r"|<!(?!--)[^>]*+>?|<\?[^>]*+>?|</(?![A-Za-z])[^>]*+>?"
+    r"|<(?![A-Za-z!?/])[^<]*+"
+)
+#: the attributes of one tag, counted by ``findall``
 _ATTRIBUTES = lazy_compile(_ATTRIBUTE)
 #: elements with more attributes than this count towards a page's attribute pairs. Below it libxml2's
 #: quadratic cost does not show: 8 MB of 100-attribute elements parse 0.5 s slower than of 1-attribute
@@ -164,20 +192,23 @@ PAIRS_FROM = 64
 
 @lru_cache(maxsize=4)
 def _light_run(most: int) -> re.Pattern[str]:
-    # from where it is matched, every stretch of text and every start tag with at most ``most``
-    # attributes, one after the other: it stops at the first heavier start tag (or the end)
+    # from where it is matched, every stretch of text, comment and tag with at most ``most`` attributes,
+    # one after the other: it stops at the first heavier tag (or the end)
     light = rf"{_TAG}(?:{_ATTRIBUTE}){{0,{most}}}+(?=[\s/]*+(?:>|\Z))"
-    # <script> and <style> whole: their text is not markup ("a<b" in a script is no tag)
+    # <script>, <style> (...) whole: their text is not markup ("a<b" in a script is no tag)
     raw = "|".join(
         rf"<(?i:{name})(?=[\s/>])(?:{_ATTRIBUTE}){{0,{most}}}+[\s/]*+>(?:[^<]++|<(?!/(?i:{name})))*+"
-        for name in _RAW_TEXT
+        for name in _SKIPPED_TEXT
     )
-    return re.compile(rf"(?:[^<]++|<(?![A-Za-z])|{raw}|{light})*+")
+    # comments whole, so a <script> in one does not hide what follows it (fuzzing found "<!D<script>",
+    # a bogus comment to HTML5, read as a script to the end of the page, and libxml2 parsing the 5,000
+    # attributes after it for minutes)
+    return re.compile(rf"(?:[^<]++|{_NOT_A_TAG}|{raw}|{light})*+")
 
 
 @lru_cache(maxsize=4)
 def _heavy_tag(most: int) -> re.Pattern[str]:
-    # a start tag's name and at most ``most`` attributes (a tag with more is read no further)
+    # a tag's name and at most ``most`` attributes (a tag with more is read no further)
     return re.compile(rf"{_TAG}(?P<attributes>(?:{_ATTRIBUTE}){{0,{most}}}+)")
 
 
@@ -234,6 +265,42 @@ def check_attributes(text: str, limits: Limits) -> None:
             )
 
 
+#: a start tag, or a <script>/<style> element's start tag and text whole (its text makes no elements)
+_START_TAG = lazy_compile(
+    "|".join(rf"<(?i:{name})(?=[\s/>])(?:[^<]++|<(?!/(?i:{name})))*+" for name in _RAW_TEXT) + "|<[A-Za-z]"
+)
+#: a page with more start tags than this many times ``max_nodes`` is refused before it is parsed: lxml
+#: alone takes about 0.6 s (quiet machine) to 2.5 s (loaded) on 8 MB of tiny tags (1M of them), and such a
+#: page would be refused after parsing anyway. Below it the element count after parsing decides (4x leaves
+#: room for start tags libxml2 merges or drops: a second <body>, tags in <title> or <textarea>)
+START_TAGS_FACTOR = 4
+
+
+def check_start_tags(text: str, limits: Limits) -> None:
+    """Raise :class:`LimitExceeded` (naming ``max_nodes``) when ``text`` has more than
+    :data:`START_TAGS_FACTOR` times ``limits.max_nodes`` start tags outside scripts and styles. Stops
+    counting there, so it costs little more than a count of ``<`` on any page.
+
+    >>> try:
+    ...     check_start_tags("<p>x</p>" * 9, Limits(max_nodes=2))
+    ... except LimitExceeded as e:
+    ...     print(e)
+    page too large: more than 8 start tags, over 4x the limit max_nodes=2
+    """
+    if limits.max_nodes is None:
+        return
+    most = START_TAGS_FACTOR * limits.max_nodes
+    if text.count("<") <= most:
+        return
+    for count, _ in enumerate(_START_TAG.finditer(text), 1):
+        if count > most:
+            raise LimitExceeded(
+                "max_nodes",
+                f"page too large: more than {most} start tags, over {START_TAGS_FACTOR}x the limit "
+                f"max_nodes={limits.max_nodes}",
+            )
+
+
 _COUNT_ELEMENTS = etree.XPath("count(//*)")
 
 
@@ -243,8 +310,12 @@ def _at_depth(depth: int) -> etree.XPath:
     return etree.XPath("/*" + "/*" * depth)
 
 
+_COUNT_ATTRIBUTES = etree.XPath("count(//@*)")
+
+
 def check_tree(root: Element, limits: Limits) -> int:
-    """Raise :class:`LimitExceeded` when ``root``'s tree has too many elements or is nested too deeply.
+    """Raise :class:`LimitExceeded` when ``root``'s tree has too many elements or attributes (more than
+    :data:`ATTRIBUTES_PER_NODE` per element of ``max_nodes``) or is nested too deeply.
 
     Returns the number of elements.
     """
@@ -253,6 +324,14 @@ def check_tree(root: Element, limits: Limits) -> int:
         raise LimitExceeded(
             "max_nodes", f"page too large: {count} elements, over the limit max_nodes={limits.max_nodes}"
         )
+    if limits.max_nodes is not None:
+        attributes = int(_COUNT_ATTRIBUTES(root))
+        if attributes > ATTRIBUTES_PER_NODE * limits.max_nodes:
+            raise LimitExceeded(
+                "max_nodes",
+                f"page too large: {attributes} attributes, over {ATTRIBUTES_PER_NODE} per element of the "
+                f"limit max_nodes={limits.max_nodes}",
+            )
     depth = limits.max_depth
     if depth is not None and count > depth and _at_depth(depth)(root):
         raise LimitExceeded(
@@ -261,14 +340,62 @@ def check_tree(root: Element, limits: Limits) -> int:
     return count
 
 
-class Budget:
-    """A per-page time budget, checked between stages with :meth:`check`."""
+def cut_text(root: Element, most: int) -> int:
+    """Cut ``root``'s tree in place after its first ``most`` characters of text (element text and tails in
+    document order): the element where the limit falls keeps the part of its text or tail before it,
+    everything after is removed. Returns the characters dropped (0: the tree was left alone).
 
-    __slots__ = ("seconds", "start")
+    >>> root = etree.fromstring("<div><p>abc</p>tail<p>def</p>end</div>")
+    >>> cut_text(root, 5), etree.tostring(root)
+    (8, b'<div><p>abc</p>ta</div>')
+    """
+    seen = 0
+    cut: tuple[bool, Element, int] | None = None  # (in the element's text, not its tail; where; kept)
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        piece = el.text if event == "start" else (el.tail if el is not root else None)
+        if not piece:
+            continue
+        if cut is None and seen + len(piece) > most:
+            cut = (event == "start", el, most - seen)
+        seen += len(piece)
+    if cut is None:
+        return 0
+    in_text, el, keep = cut
+    if in_text:
+        el.text = (el.text or "")[:keep]
+        for child in list(el):
+            el.remove(child)  # with its tail
+    else:
+        el.tail = (el.tail or "")[:keep]
+    node: Element | None = el
+    while node is not None:
+        parent = node.getparent()
+        if parent is not None:
+            for sibling in list(node.itersiblings()):
+                parent.remove(sibling)
+        if node is not el or in_text:
+            node.tail = None
+        node = parent
+    return seen - most
+
+
+class Budget:
+    """A per-page time budget, checked between stages with :meth:`check`.
+
+    Each check also records the stage's lap in :attr:`laps`: its name, the wall seconds and the CPU
+    seconds of this thread since the previous check (what ``python -m newscrawl.bench.shapes`` reports).
+
+    >>> budget = Budget(None); budget.check("parse"); [name for name, _, _ in budget.laps]
+    ['parse']
+    """
+
+    __slots__ = ("_cpu", "_lap", "laps", "seconds", "start")
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
         self.start = time.perf_counter()
+        self._lap, self._cpu = self.start, time.thread_time()
+        self.laps: list[tuple[str, float, float]] = []
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
@@ -279,7 +406,10 @@ class Budget:
 
     def check(self, stage: str) -> None:
         """Raise :class:`LimitExceeded` if the budget is spent (``stage`` names the stage just done)."""
-        if self.seconds is not None and (spent := self.elapsed()) > self.seconds:
+        now, cpu = time.perf_counter(), time.thread_time()
+        self.laps.append((stage, now - self._lap, cpu - self._cpu))
+        self._lap, self._cpu = now, cpu
+        if self.seconds is not None and (spent := now - self.start) > self.seconds:
             raise LimitExceeded(
                 "time_budget",
                 f"time budget exceeded: {spent:.2f} s after {stage}, "

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from lxml import etree
 
 from newscrawl.extract import ALGORITHMS, Limits, extract
-from newscrawl.extract.document import parse_html
+from newscrawl.extract.document import Element, parse_html
 from newscrawl.extract.limits import (
     Budget,
     LimitExceeded,
@@ -13,7 +14,9 @@ from newscrawl.extract.limits import (
     cap_bytes,
     cap_text,
     check_attributes,
+    check_start_tags,
     check_tree,
+    cut_text,
 )
 
 ARTICLE = "<html><body><h1>Title</h1>" + "<p>" + "正文内容很长。" * 60 + "</p>" * 3 + "</body></html>"
@@ -210,3 +213,125 @@ def test_script_and_style_text_is_not_read_as_tags() -> None:
     check_attributes(text, Limits())
     flood = "<script " + " ".join(f"a{i}" for i in range(70)) + ">x</script>"
     assert list(attribute_counts(flood)) == [70]  # a script's own start tag is still read
+
+
+# --- start tags, attributes per page, text length (issue 14: no page over 1 s of CPU at 8 MB) -----------
+
+
+def test_a_page_of_far_more_start_tags_than_elements_allowed_is_refused_unparsed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from newscrawl.extract import api
+
+    def no_parse(text: str) -> object:
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(api, "parse_html", no_parse)
+    r = extract("<html><body>" + "<i>a</i>" * 500 + "</body></html>", limits=Limits(max_nodes=100))
+    assert r.error == "page too large: more than 400 start tags, over 4x the limit max_nodes=100"
+
+
+def test_start_tags_in_scripts_and_styles_are_not_counted() -> None:
+    inside = "<script>" + "<b>" * 500 + "</script><style>" + "<i>" * 500 + "</style>"
+    check_start_tags(f"<html><body>{inside}<p>x</p></body></html>", Limits(max_nodes=100))
+    with pytest.raises(LimitExceeded, match="max_nodes=100"):
+        check_start_tags("<html><body>" + "<b>" * 500 + "</body></html>", Limits(max_nodes=100))
+
+
+def test_start_tags_between_the_element_limit_and_4x_are_parsed_and_counted_as_elements() -> None:
+    r = extract("<html><body>" + "<p>x</p>" * 300 + "</body></html>", limits=Limits(max_nodes=100))
+    assert r.error is not None and r.error.startswith("page too large: 30")  # 303 elements, after parsing
+
+
+def test_a_page_of_many_attributes_in_all_is_refused_naming_the_limit() -> None:
+    attributes = " ".join(f"a{i}=v" for i in range(20))
+    page = "<html><body>" + f"<p {attributes}>x</p>" * 30 + "</body></html>"  # 600 attributes, 33 elements
+    r = extract(page, limits=Limits(max_nodes=100))
+    assert r.error == "page too large: 600 attributes, over 4 per element of the limit max_nodes=100"
+    assert extract(page, limits=Limits(max_nodes=200)).error is None
+
+
+def parse(html: str) -> Element:
+    return etree.fromstring(html)
+
+
+@pytest.mark.parametrize(
+    "html,most,kept,dropped",
+    [
+        ("<div><p>abc</p>tail<p>def</p>end</div>", 5, "<div><p>abc</p>ta</div>", 8),
+        ("<div><p>abc</p>tail<p>def</p>end</div>", 2, "<div><p>ab</p></div>", 11),
+        ("<div>ab<p>cd<b>ef</b>gh</p>ij<p>kl</p></div>", 5, "<div>ab<p>cd<b>e</b></p></div>", 7),
+        ("<div><p>abc</p>tail<p>def</p>end</div>", 13, "<div><p>abc</p>tail<p>def</p>end</div>", 0),
+    ],
+)
+def test_cut_text_keeps_the_first_characters_in_document_order(
+    html: str, most: int, kept: str, dropped: int
+) -> None:
+    root = parse(html)
+    assert cut_text(root, most) == dropped
+    assert etree.tostring(root, encoding="unicode") == kept
+
+
+def test_a_page_over_the_text_limit_is_cut_there_recorded_and_extracted() -> None:
+    page = "<html><head><title>标题</title></head><body><h1>标题</h1><p>" + "正文内容。" * 1_000 + "</p>"
+    page += "<p>" + "后面的内容。" * 1_000 + "</p></body></html>"
+    r = extract(page, limits=Limits(max_text_chars=3_000))
+    assert r.error is None and r.text.startswith("正文内容。") and "后面" not in r.text
+    assert 2_000 < len(r.text) <= 3_000 and r.title == "标题"
+    # cut: the first <p>'s last 2,000 characters of 5,000 and the 6,000 of the second (title and <h1> kept)
+    assert r.figures["limits"] == {"cut_text_chars": 8_004, "max_text_chars": 3_000}
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_algorithm_reads_the_cut_page(algorithm: str) -> None:
+    # the extractors that read the source (not the tree) get the cut page too
+    page = "<html><body><p>" + "正文内容。" * 1_000 + "</p><p>" + "后面的内容。" * 1_000
+    r = extract(page + "</p></body></html>", algorithm=algorithm, limits=Limits(max_text_chars=3_000))
+    assert r.error is None and "后面" not in r.text and len(r.text) <= 3_000
+
+
+def test_the_text_limit_is_named_overridable_and_can_be_switched_off() -> None:
+    page = "<html><body><p>" + "word " * 240_000 + "</p></body></html>"  # 1.2M characters of text
+    unhurried = Limits(time_budget=None)  # a loaded machine must not turn this into a time-budget test
+    cut = extract(page, limits=unhurried)
+    assert Limits().max_text_chars == 1_000_000 and 999_000 < len(cut.text) <= 1_000_000
+    assert cut.figures["limits"]["cut_text_chars"] > 199_000
+    whole = extract(page, limits=Limits(time_budget=None, max_text_chars=None))
+    assert len(whole.text) == 1_200_000 - 1 and "limits" not in whole.figures
+
+
+FLOOD = "<div " + " ".join(f"a{i}" for i in range(1_500)) + ">"
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "<!D<script></scr</scr</",  # a bogus comment to HTML5 (to the '>'), not a <script> (fuzzing)
+        "<!-- <script> -->",  # a <script> in a comment starts no script
+        "<!--><script>",  # an empty comment
+        "<?php <script> ?>",  # a processing instruction is a bogus comment too
+        "</ x><script>",  # so is '</' and a space
+    ],
+)
+def test_a_flood_after_a_script_start_that_html5_does_not_read_as_one_is_refused(before: str) -> None:
+    # libxml2 parsed the 5,000 attributes after "<!D<script>" for minutes: the scan had taken the rest
+    # of the page for script text
+    with pytest.raises(LimitExceeded, match="max_attributes=1000"):
+        check_attributes(before + FLOOD + "<p>x</p>", Limits())
+
+
+def test_an_end_tag_flood_is_refused() -> None:
+    # libxml2 reads an end tag's attributes too
+    with pytest.raises(LimitExceeded, match="max_attributes=1000"):
+        check_attributes("<p>x</div " + " ".join(f"a{i}" for i in range(1_500)) + ">", Limits())
+
+
+@pytest.mark.skipif(etree.LIBXML_VERSION < (2, 14), reason="libxml2 parses <textarea> text before 2.14")
+def test_a_script_start_in_a_textarea_is_text() -> None:
+    with pytest.raises(LimitExceeded, match="max_attributes=1000"):
+        check_attributes("<textarea><script></textarea>" + FLOOD, Limits())
+
+
+def test_a_flood_inside_a_comment_is_no_tag() -> None:
+    check_attributes(f"<!-- {FLOOD} --><p>x</p>", Limits())
+    assert list(attribute_counts(f"<!--{FLOOD}--!><p>x</p>")) == []
