@@ -19,6 +19,12 @@ _CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
 #: what a text field must not carry: C0 controls but tab and LF, DEL, and C1 controls. A terminal acts
 #: on them (ESC and CSI start escape sequences; CR overwrites a line), and ``&#27;`` puts one in a page
 _TEXT_CONTROLS = lazy_compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: character references to those C0 controls and DEL (``&#27;``, ``&#x1B;``): libxml2 puts the character in
+#: the tree, where lxml refuses to set a text holding it again (moving a dropped element's tail failed);
+#: removed before parsing, as the text fields would drop the character anyway
+_CONTROL_REFERENCE = lazy_compile(
+    r"&#(?:0*(?:[0-8]|1[124-9]|2[0-9]|3[01]|127)(?![0-9])|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]|7[fF])(?![0-9a-fA-F]));?"
+)
 _XML_DECL = lazy_compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
 #: ``</body>`` and ``</html>`` end tags: a browser ignores them (content after them still goes into the
 #: body) but libxml2 drops everything after a stray ``</html>`` (an included header ending in ``</html>``
@@ -56,6 +62,8 @@ def parse_html(text: str) -> Element:
     if not text.strip():
         raise ParseError("the page is empty")
     text = _BODY_END.sub("", text)
+    if "&#" in text:
+        text = _CONTROL_REFERENCE.sub("", text)
     data = text.encode("utf-8", "replace").translate(None, _CONTROL_BYTES)
     try:
         root = etree.fromstring(data, parser=_PARSER)
