@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,6 +29,7 @@ from newscrawl.extract.document import (
     parse_html,
     strip_text_controls,
 )
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.limits import (
     DEFAULT_LIMITS,
     Budget,
@@ -282,7 +282,7 @@ def run(
         return Extraction(url=url, encoding=encoding, error=f"internal error: {type(e).__name__}: {e}")
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy_compile("[\ud800-\udfff]")
 
 
 def _replace_surrogates(text: str) -> str:
