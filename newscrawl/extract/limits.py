@@ -176,11 +176,11 @@ _SKIPPED_TEXT = _RAW_TEXT + (
 )
 #: what is no tag and holds none, as HTML5 reads it: a comment (to ``-->``, ``--!>`` or the end; ``<!-->``
 #: and ``<!--->`` are empty), a bogus comment to the next '>' (``<!DOCTYPE``, ``<![CDATA[``, ``<?php``,
-#: ``</ x>``), a '<' that opens nothing (with the text after it)
+#: ``</ x>``), a '<' that opens nothing (with the text after it; first: the commonest in text)
 _NOT_A_TAG = (
-    r"<!--(?:->|>|(?:[^-]++|-(?!-!?>))*+(?:--!?>|\Z))"
+    r"<(?![A-Za-z!?/])[^<]*+"
+    r"|<!--(?:->|>|(?:[^-]++|-(?!-!?>))*+(?:--!?>|\Z))"
     r"|<!(?!--)[^>]*+>?|<\?[^>]*+>?|</(?![A-Za-z])[^>]*+>?"
-    r"|<(?![A-Za-z!?/])[^<]*+"
 )
 #: the attributes of one tag, counted by ``findall``
 _ATTRIBUTES = lazy_compile(_ATTRIBUTE)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from scrapy.settings import Settings
 
-from newscrawl.bench.site import SITE_NAME, crawler_env, list_path, serve, site_toml
+from newscrawl.bench.site import SITE_NAME, crawler_env, serve
 from newscrawl.crawl.distributed import RedisAddon
 
 REDIS_URL = os.environ.get("NEWSCRAWL_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -86,15 +86,7 @@ def test_two_processes_share_the_frontier_and_fetch_every_page_once(tmp_path, re
     gate = threading.Event()  # no page is served before both processes are on the frontier
     with serve(articles=80, per_page=10, delay=0.03, gate=gate) as site:
         site_dir = tmp_path / "sites"
-        # every list page a start point: both processes hold requests from the moment the gate opens, so
-        # neither sits idle (NEWSCRAWL_REDIS_IDLE_CLOSE) waiting for the other to push the first links,
-        # however slowly a loaded machine runs them
-        starts = ", ".join(f'"{site.base_url}{path}"' for path in ["/", *map(list_path, range(8))])
-        home_only = f'pages = ["{site.base_url}/"]'
-        assert home_only in site_toml(site.base_url)
-        site.write_site_file(site_dir).write_text(
-            site_toml(site.base_url).replace(home_only, f"pages = [{starts}]"), "utf-8"
-        )
+        site.write_site_file(site_dir)
         db = tmp_path / "store.sqlite3"
         outs = [tmp_path / "p1.jsonl", tmp_path / "p2.jsonl"]
         procs = [crawl(site_dir, out, db, redis_prefix) for out in outs]

@@ -308,9 +308,9 @@ FLOOD = "<div " + " ".join(f"a{i}" for i in range(1_500)) + ">"
     [
         "<!D<script></scr</scr</",  # a bogus comment to HTML5 (to the '>'), not a <script> (fuzzing)
         "<!-- <script> -->",  # a <script> in a comment starts no script
-        "<!--><script>",  # an empty comment
+        "<!--><!--->",  # empty comments
         "<?php <script> ?>",  # a processing instruction is a bogus comment too
-        "</ x><script>",  # so is '</' and a space
+        "</ <script> x>",  # so is '</' and a space
     ],
 )
 def test_a_flood_after_a_script_start_that_html5_does_not_read_as_one_is_refused(before: str) -> None:
