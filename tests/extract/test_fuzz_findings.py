@@ -48,15 +48,3 @@ def test_an_unexpected_failure_while_preparing_a_page_is_a_record_not_an_excepti
     monkeypatch.setattr(api, "strip_noise", broken)
     r = extract(f"<html><body><p>{BODY}</p></body></html>")
     assert r.error == "internal error: ValueError: boom" and r.text == ""
-
-
-def test_the_date_warm_up_loads_every_locale_dateparser_may_try() -> None:
-    # a date value no locale reads made dateparser load all 205 on a page (1.6 s of CPU, over the page's
-    # time budget on a loaded machine); crawl workers now pay it once at start
-    from dateparser.data.languages_info import language_order
-    from dateparser.languages.loader import default_loader
-
-    from newscrawl.extract.metadata.dates import warm_up
-
-    warm_up()
-    assert set(language_order) <= set(default_loader._loaded_locales)

@@ -500,12 +500,9 @@ DATEPARSER_CACHE_SIZE = 4096
 
 
 def warm_up() -> None:
-    """Load dateparser and the data of every locale now, leaving the cache empty: what a long-running
-    process calls once at start so that no page pays for it. A value English reads loads little (0.16 s);
-    one no locale reads makes dateparser load all 205 (1.6 s of CPU and 35 MB, once): without this the
-    first page holding such a date paid it, over its time budget on a loaded machine (fuzzing found it)."""
+    """Load dateparser and its locale data now (its first call takes about 0.25 s), leaving the cache
+    empty: what a long-running process calls once at start so that no page pays for it."""
     _dateparser_cached.__wrapped__("07 October 2020", None, None)
-    _dateparser_cached.__wrapped__("07 Xqzwv 2020", None, None)
 
 
 @lru_cache(maxsize=DATEPARSER_CACHE_SIZE)
