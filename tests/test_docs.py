@@ -35,6 +35,8 @@ TEST_ENVIRONMENT = {
 REPO_PATH = re.compile(r"(?<![\w./-])((?:newscrawl|tests|data|settings|docs|\.ci)/[\w./*-]*[\w/*])")
 #: a misspelt setting quoted as the warning it gets (docs/RELIABILITY.md)
 QUOTED_MISTAKES = {"NEWSCRAWL_SQLITE_PAHT"}
+#: environment variables of the library that are no crawl setting (each read through os.environ)
+LIBRARY_ENVIRONMENT = {"NEWSCRAWL_CACHE_DIR"}
 
 
 def doc_text(path: Path) -> str:
@@ -107,10 +109,12 @@ def test_every_setting_the_docs_name_exists_and_every_setting_is_documented():
     for doc in DOCS:
         named |= set(re.findall(r"\bNEWSCRAWL_[A-Z0-9_]*[A-Z0-9]\b", doc_text(doc)))
     known = {name for name in vars(defaults) if name.startswith("NEWSCRAWL_")}
-    assert named - known - TEST_ENVIRONMENT - QUOTED_MISTAKES == set()
+    assert named - known - TEST_ENVIRONMENT - QUOTED_MISTAKES - LIBRARY_ENVIRONMENT == set()
     assert known - named == set(), "settings with a default but no word in the docs"
     tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("*.py"))
     assert all(name in tests for name in TEST_ENVIRONMENT)
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "newscrawl").rglob("*.py"))
+    assert all(f'environ.get("{name}")' in source for name in LIBRARY_ENVIRONMENT)
 
 
 def test_every_module_the_docs_run_exists():

@@ -24,9 +24,13 @@ PACKAGE = Path(newscrawl.__file__).parent
 
 
 def test_every_newscrawl_setting_the_code_reads_has_its_default_in_the_defaults_module() -> None:
-    read = set()
+    read, from_environment, elsewhere = set(), set(), set()
     for path in PACKAGE.rglob("*.py"):
-        read |= set(re.findall(r"\"(NEWSCRAWL_[A-Z_]+)\"", path.read_text(encoding="utf-8")))
+        code = path.read_text(encoding="utf-8")
+        read |= set(re.findall(r"\"(NEWSCRAWL_[A-Z_]+)\"", code))
+        from_environment |= set(re.findall(r"environ\.get\(\"(NEWSCRAWL_[A-Z_]+)\"", code))
+        elsewhere |= set(re.findall(r"(?<!environ\.get\()\"(NEWSCRAWL_[A-Z_]+)\"", code))
+    read -= from_environment - elsewhere  # environment variables only (NEWSCRAWL_CACHE_DIR): no setting
     algorithm_params = {
         name for name in read if any(name.startswith(f"NEWSCRAWL_{a.upper()}_") for a in ALGORITHMS)
     }
