@@ -218,29 +218,34 @@ def spare_running_text(skip: Iterable[Element], block_tags: Container[str] = BLO
     >>> sorted(el.tag for el in spare_running_text(p.iter("b", "span")))
     ['span']
     """
-    cache: _LineCache = {}
+    cache: LineCache = {}
     return {el for el in skip if _running_text_block(el, block_tags, cache) is None}
 
 
-def widen_to_paragraph(el: Element, block_tags: Container[str] = BLOCK_TAGS) -> Element:
+def widen_to_paragraph(
+    el: Element, block_tags: Container[str] = BLOCK_TAGS, cache: LineCache | None = None
+) -> Element:
     """The block around ``el`` when ``el`` is an inline element in running text, else ``el``.
 
     A content node chosen inside a sentence (a bold phrase, a link) would give a fragment of a paragraph;
-    its enclosing block gives the whole paragraph.
+    its enclosing block gives the whole paragraph. Widening many elements of one unchanged tree, pass
+    one ``cache`` to all the calls: each block's lines are then counted once, not once per element (600
+    inline elements of one block cost 2.6 s of CPU without it).
 
     >>> p = parse_html("<div><p>包括<b>摩根大通</b>等</p></div>")
     >>> widen_to_paragraph(next(p.iter("b"))).tag
     'p'
     """
-    block = _running_text_block(el, block_tags, {})
+    block = _running_text_block(el, block_tags, {} if cache is None else cache)
     return el if block is None else block
 
 
 _Span = tuple[int, int, int, int]
-_LineCache = dict[Element, tuple[list[int], dict[Element, _Span]]]
+#: the lines of the blocks walked so far, for :func:`widen_to_paragraph` calls over one unchanged tree
+LineCache = dict[Element, tuple[list[int], dict[Element, _Span]]]
 
 
-def _running_text_block(el: Element, block_tags: Container[str], cache: _LineCache) -> Element | None:
+def _running_text_block(el: Element, block_tags: Container[str], cache: LineCache) -> Element | None:
     """The nearest block ancestor of ``el`` if ``el`` is an inline element whose first line has words
     before it or whose last line has words after it (the words it shares a line with)."""
     if not _is_inline(el, block_tags):

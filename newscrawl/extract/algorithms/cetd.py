@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import register
-from newscrawl.extract.document import paragraphs, spare_running_text, widen_to_paragraph
+from newscrawl.extract.document import LineCache, paragraphs, spare_running_text, widen_to_paragraph
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.stats import NodeStats
@@ -99,7 +99,9 @@ def extract_cetd(page: Page, params: CETDParams) -> BodyResult:
         if not marked or not _inside(stats, m, marked):
             marked.append(m)
         stack.extend(reversed(stats.children(i)))
-    marked = _outermost(stats, [stats.index[widen_to_paragraph(stats.elements[m])] for m in marked])
+    lines: LineCache = {}
+    widened = [widen_to_paragraph(stats.elements[m], cache=lines) for m in marked]
+    marked = _outermost(stats, [stats.index[el] for el in widened])
     low = spare_running_text(stats.elements[i] for i in range(len(stats)) if dens[i] < t)
     paras: list[str] = []
     for m in marked:
