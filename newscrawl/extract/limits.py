@@ -269,6 +269,8 @@ def check_attributes(text: str, limits: Limits) -> None:
 _START_TAG = lazy_compile(
     "|".join(rf"<(?i:{name})(?=[\s/>])(?:[^<]++|<(?!/(?i:{name})))*+" for name in _RAW_TEXT) + "|<[A-Za-z]"
 )
+#: what every start tag opens with
+_TAG_OPEN = lazy_compile(r"<[A-Za-z]")
 #: a page with more start tags than this many times ``max_nodes`` is refused before it is parsed: lxml
 #: alone takes about 0.6 s (quiet machine) to 2.5 s (loaded) on 8 MB of tiny tags (1M of them), and such a
 #: page would be refused after parsing anyway. Below it the element count after parsing decides (4x leaves
@@ -291,6 +293,10 @@ def check_start_tags(text: str, limits: Limits) -> None:
         return
     most = START_TAGS_FACTOR * limits.max_nodes
     if text.count("<") <= most:
+        return
+    # every start tag opens with "<" and a letter, so no more of those than the limit settles it, at a
+    # third of the full pattern's cost on text full of "<" (8 MB of "< <": 0.06 s against 0.18 s)
+    if not any(count > most for count, _ in enumerate(_TAG_OPEN.finditer(text), 1)):
         return
     for count, _ in enumerate(_START_TAG.finditer(text), 1):
         if count > most:
