@@ -14,18 +14,16 @@ ROOM_PAGES = 12
 
 
 class FullDiskSqlitePipeline(SqlitePipeline):
+    room_pages = ROOM_PAGES
+
     def open_spider(self) -> None:
         super().open_spider()
         assert isinstance(self.sink, SqliteSink)
         pages = self.sink.db.execute("PRAGMA page_count").fetchone()[0]
-        self.sink.db.execute(f"PRAGMA max_page_count = {pages + ROOM_PAGES}")
+        self.sink.db.execute(f"PRAGMA max_page_count = {pages + self.room_pages}")
 
 
-class NoRoomSqlitePipeline(SqlitePipeline):
+class NoRoomSqlitePipeline(FullDiskSqlitePipeline):
     """A database with no room at all: with a batch larger than the crawl, the one write comes at close."""
 
-    def open_spider(self) -> None:
-        super().open_spider()
-        assert isinstance(self.sink, SqliteSink)
-        pages = self.sink.db.execute("PRAGMA page_count").fetchone()[0]
-        self.sink.db.execute(f"PRAGMA max_page_count = {pages}")
+    room_pages = 0

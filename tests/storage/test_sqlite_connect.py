@@ -92,45 +92,42 @@ def open_and_write(path: str, barrier, number: int) -> str | None:
     return None
 
 
+#: processes opening one store at once
+PROCESSES = 6
+
+
+def opened_by_all_at_once(path: str) -> SqliteSink:
+    """The store at ``path`` once :data:`PROCESSES` processes opened it together and wrote a record each."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    barrier = context.Manager().Barrier(PROCESSES)
+    with context.Pool(PROCESSES) as pool:
+        errors = pool.starmap(open_and_write, [(path, barrier, n) for n in range(PROCESSES)])
+    assert errors == [None] * PROCESSES
+    sink = SqliteSink(path)
+    sink.open()
+    assert sink.count() == PROCESSES
+    return sink
+
+
 @pytest.mark.parametrize("attempt", range(3))
 def test_several_processes_open_one_new_store_at_once(tmp_path, attempt):
     # the schema, the WAL switch and the search index are made by whichever process comes first; the
     # others must wait for it and find them whole (two crawlers once raced on articles_fts_stale)
-    import multiprocessing
-
     from newscrawl.storage.search import search
 
-    processes = 6
-    path = str(tmp_path / f"store-{attempt}.sqlite3")
-    context = multiprocessing.get_context("fork")
-    barrier = context.Manager().Barrier(processes)
-    with context.Pool(processes) as pool:
-        errors = pool.starmap(open_and_write, [(path, barrier, n) for n in range(processes)])
-    assert errors == [None] * processes
-    sink = SqliteSink(path)
-    sink.open()
-    assert sink.count() == processes
-    assert {hit.url for hit in search(sink.db, "标题")} == {f"http://a/{n}" for n in range(processes)}
+    sink = opened_by_all_at_once(str(tmp_path / f"store-{attempt}.sqlite3"))
+    assert {hit.url for hit in search(sink.db, "标题")} == {f"http://a/{n}" for n in range(PROCESSES)}
     sink.close()
 
 
 @pytest.mark.parametrize("attempt", range(3))
 def test_several_processes_upgrade_one_old_store_at_once(tmp_path, attempt):
     # each finds the columns of newer fields missing: one adds them, the others must not add them again
-    import multiprocessing
-
-    processes = 6
     path = str(tmp_path / f"old-{attempt}.sqlite3")
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE articles (canonical_url TEXT PRIMARY KEY, url TEXT, title TEXT, text TEXT)")
     db.commit()
     db.close()
-    context = multiprocessing.get_context("fork")
-    barrier = context.Manager().Barrier(processes)
-    with context.Pool(processes) as pool:
-        errors = pool.starmap(open_and_write, [(path, barrier, n) for n in range(processes)])
-    assert errors == [None] * processes
-    sink = SqliteSink(path)
-    sink.open()
-    assert sink.count() == processes
-    sink.close()
+    opened_by_all_at_once(path).close()
