@@ -62,14 +62,6 @@ def test_a_value_repeating_a_date_thousands_of_times_is_read_once(head: str, top
     assert r.published_at is not None and r.published_at.startswith("2024-01-01")
 
 
-def test_dateparser_is_given_the_pages_declared_language_with_english():
-    from newscrawl.extract.metadata.dates import _dateparser_languages
-
-    assert _dateparser_languages(("de",)) == ["de", "en"]
-    assert _dateparser_languages(("en",)) == ["en"]
-    assert _dateparser_languages(None) is None and _dateparser_languages(("xx",)) is None
-
-
 def test_a_stamp_keeps_the_precision_of_the_value():
     from newscrawl.extract.metadata.dates import parse_stamp
 

@@ -33,6 +33,7 @@ from newscrawl.extract.metadata.date_data import (
     PUBLISH_LABELS,
     ZONE_ABBREVIATIONS,
 )
+from newscrawl.extract.metadata.date_languages import dateparser_languages
 
 #: earliest plausible publish year (the web news era; the issue's guard against misparses)
 MIN_YEAR = 1990
@@ -475,23 +476,9 @@ _NUMBER = lazy_compile(r"\d+")
 _WORD = lazy_compile(r"[^\W\d_]{3,}")
 
 
-@lru_cache(maxsize=256)
-def _dateparser_languages(declared: tuple[str, ...] | None) -> list[str] | None:
-    """The page's declared languages dateparser knows, with English; None (every locale) otherwise.
-
-    dateparser's first call loads the locales it may use: given the page's language and English it took
-    1.7-2.6 s in a fresh process, against 4.7-5.2 s for every locale (same machine, load 14); a fixed list
-    of its 20 most used languages measured no cheaper than all 205, so pages declaring no language keep
-    them all. Crawl workers load them once at start (:func:`warm_up`)."""
-    from dateparser.data.languages_info import language_order
-
-    known = [code for code in declared or () if code in language_order]
-    return [*dict.fromkeys([*known, "en"])] if known else None
-
-
 def _dateparser(value: str, reference: datetime | None, languages: list[str] | None) -> datetime | None:
-    """dateparser on a short value, through a cache: a page can repeat one value many times, and without
-    a language dateparser tries every locale (tens of ms per call; fuzzing met 28 calls on one string)."""
+    """dateparser on a short value, through a cache: a page can repeat one value many times, and each
+    call tries every language it is given (fuzzing met 28 calls on one string)."""
     return _dateparser_cached(value, reference, tuple(languages) if languages else None)
 
 
@@ -500,8 +487,9 @@ DATEPARSER_CACHE_SIZE = 4096
 
 
 def warm_up() -> None:
-    """Load dateparser and its locale data now (its first call takes about 0.25 s), leaving the cache
-    empty: what a long-running process calls once at start so that no page pays for it."""
+    """Load dateparser, its English locale and the vocabulary that picks its languages
+    (:mod:`~newscrawl.extract.metadata.date_languages`) now (about 0.25 s), leaving the cache empty: what a
+    long-running process calls once at start so that no page pays for it."""
     _dateparser_cached.__wrapped__("07 October 2020", None, None)
 
 
@@ -524,7 +512,7 @@ def _dateparser_cached(
         settings["RELATIVE_BASE"] = reference.replace(tzinfo=None)
     try:
         when: datetime | None = dateparser.parse(
-            value, languages=_dateparser_languages(languages), settings=settings
+            value, languages=dateparser_languages(value, languages), settings=settings
         )
     except (ValueError, TypeError, OverflowError, AttributeError):
         return None
