@@ -88,10 +88,17 @@ def score_page(
 
 def is_article(truth: Truth, page_kind: str | None) -> bool:
     """An article page: the truth has body text or text that must appear; without such truth, the
-    extractor's own page kind decides."""
+    extractor's own page kind decides (``evaluate_page`` passes none for a page whose body has no text)."""
     if truth.text is not None or truth.with_ is not None:
         return bool((truth.text or "").strip() or truth.with_)
     return page_kind == "article"
+
+
+def _blank(result: Any) -> bool:
+    """Whether the page's body has no text at all (a bot-check page, an empty JavaScript app shell): the
+    page-kind classifier calls such a page an article, but there is no article on it to miss."""
+    kind = (getattr(result, "figures", None) or {}).get("page_kind")
+    return isinstance(kind, Mapping) and kind.get("reason") == "no text"
 
 
 def _names_of(result: Any) -> str | Sequence[str] | None:
@@ -139,7 +146,8 @@ def evaluate_page(
     if signals is None:
         signals = zone_signals(page, truth.http_url)
     record["scores"] = score_page(
-        truth, text, title, published, author, editor=editor, source=source, page_kind=kind, signals=signals
+        truth, text, title, published, author, editor=editor, source=source,
+        page_kind=None if _blank(result) else kind, signals=signals,
     )
     record["_text"] = text  # dropped before writing unless texts are kept
     return record

@@ -95,6 +95,21 @@ def test_without_text_truth_the_extractors_page_kind_says_whether_an_empty_text_
     assert summarize([as_article])["empty_articles"] == 1
 
 
+def test_a_page_with_no_text_in_its_body_is_not_an_empty_article_without_text_truth():
+    from newscrawl.extract import extract
+
+    truth = Truth("a", date="2024-09-03")
+    shell = b"<html><body><div id='root'></div><script src='/app.js'></script></body></html>"
+    story = b"<html><body><p>" + b"A sentence a reader sees. " * 20 + b"</p></body></html>"
+    blank = evaluate_page(truth, shell, "auto", lambda *a, **k: extract(shell), "ds")
+    assert blank["page_kind"] == "article" and summarize([blank])["empty_articles"] == 0
+    emptied = extraction(figures={"page_kind": {"reason": "prose region of 520 chars"}})
+    emptied_rec = evaluate_page(truth, story, "auto", lambda *a, **k: emptied, "ds")
+    assert summarize([emptied_rec])["empty_articles"] == 1
+    with_truth = evaluate_page(Truth("b", text="Body."), shell, "auto", lambda *a, **k: extract(shell), "ds")
+    assert summarize([with_truth])["empty_articles"] == 1
+
+
 def test_time_editor_source_and_author_lists_are_scored_where_the_truth_has_them():
     truth = Truth("a", date="2024-09-03 04:03:19+00:00", authors=("AFP, MANILA",), editor="王五",
                   news_source="新京报")
