@@ -63,6 +63,37 @@ def test_a_comments_word_in_the_article_id_does_not_empty_the_page() -> None:
     assert r.figures["comment_names_counted"] is False
 
 
+def test_taxonomy_classes_on_the_article_do_not_empty_the_page() -> None:
+    # WordPress names a post's tags in its classes ("tag-budget"): "tag" is a chrome token, and the
+    # article is a quarter of a root that also holds two teaser lists, all of them pruned
+    teasers = "".join(
+        f"<div class='teaser'><a href='/t/{i}'>Teaser headline {i}</a><p>{PARAS[i]}</p></div>"
+        for i in range(6)
+    )
+    html = (
+        "<html><body><div class='col-main'><ul class='breadcrumb'><li><a href='/'>Home</a></li></ul>"
+        "<article class='post type-post hentry tag-transit tag-budget'>"
+        f"<h1>Plan</h1>{ps(PARAS[:4])}</article>"
+        f"<div class='block related-posts'>{teasers}</div>"
+        f"<div class='block related-posts latest'>{teasers}</div>"
+        "</div></body></html>"
+    )
+    r = extract(html)
+    assert all(p in r.text for p in PARAS[:4])
+    assert "Teaser headline" not in r.text
+    assert r.figures["pruned_root_read"] is True
+
+
+def test_a_root_with_text_left_after_pruning_is_kept() -> None:
+    html = (
+        f"<html><body><div class='tag-list'>{links(4)}</div>"
+        f"<div class='story'>{ps(PARAS)}</div></body></html>"
+    )
+    r = extract(html)
+    assert all(p in r.text for p in PARAS)
+    assert r.figures["pruned_root_read"] is False
+
+
 def test_a_body_split_over_repeated_chunks_is_read_whole() -> None:
     chunk = (
         "<div class='grid grid-items-2'><div class='grid--item'><div class='wrap'><div class='layout'>"

@@ -39,6 +39,9 @@ it fixes come from the choice of the content node:
   screen readers (``sr-only``, ``visually-hidden``: ``boilerplate.is_unseen``) and ruby readings (<rt>)
   go even from inside a sentence: no word a reader sees is cut. A link-dense block holding at least
   ``link_block_text_share`` of the root's non-link text is looked into rather than dropped whole.
+  When pruning leaves nothing of the root (an article whose WordPress classes read ``tag-...`` under a
+  root that also holds teaser lists), the best-scoring subtree pruned by its name is read instead
+  (``pruned_root_read``): a name may lower a score, not empty the page.
 - The lead ("standfirst") that many pages set between the headline (<h1>) and the body is put in front
   of the body (``lead``).
 - Last, page furniture at the edges of the text is trimmed: a disclaimer, related-links or print/close
@@ -354,6 +357,24 @@ def _same_path(stats: NodeStats, i: int, path: list[tuple[str, str]]) -> bool:
     return True
 
 
+def read_parts(
+    stats: NodeStats, parts: list[int], params: AutoParams
+) -> tuple[list[str], int, int, int, list[int]]:
+    """The lead and the pruned text of ``parts``: paragraphs, how many of them are the lead, characters
+    and subtrees pruned, and the pruned subtrees that ``is_chrome`` names (by index)."""
+    paras_list = lead(stats, parts[0])
+    led = len(paras_list)
+    dropped = skipped = 0
+    named: list[int] = []
+    for part in parts:
+        skip, lost = prune(stats, part, params)
+        paras_list.extend(paragraphs(stats.elements[part], skip=skip))
+        dropped += lost
+        skipped += len(skip)
+        named.extend(stats.index[el] for el in skip if is_chrome(el))
+    return paras_list, led, dropped, skipped, named
+
+
 @register("auto", AutoParams, "the default: design-card classification, decayed content score, pruning")
 def extract_auto(page: Page, params: AutoParams) -> BodyResult:
     stats = page.stats
@@ -373,15 +394,18 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
     thread_root = root
     root = first_post(stats, root, params)
     parts = twins(stats, root, params)
-    paras_list = lead(stats, parts[0])
-    led = len(paras_list)
-    dropped = 0
-    skipped = 0
-    for part in parts:
-        skip, lost = prune(stats, part, params)
-        paras_list.extend(paragraphs(stats.elements[part], skip=skip))
-        dropped += lost
-        skipped += len(skip)
+    paras_list, led, dropped, skipped, pruned = read_parts(stats, parts, params)
+    named_root = -1
+    if len(paras_list) == led:
+        # the root's text was all pruned (an article whose WordPress classes read ``tag-...``): a name
+        # may lower a score, not empty the page, so the best-scoring subtree pruned by its name is read
+        named_root = max(pruned, key=scores.__getitem__, default=-1)
+        if named_root >= 0 and scores[named_root] > 0:
+            root = named_root
+            parts = [root]
+            paras_list, led, dropped, skipped, _ = read_parts(stats, parts, params)
+        else:
+            named_root = -1
     node = stats.elements[root]
     body_text = set(paras_list[led:])
     leads = [p for p in paras_list[:led] if p not in body_text]  # not a lead the body repeats
@@ -412,7 +436,8 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
                 "root_chars": stats.chars[root],
                 "pruned_subtrees": skipped,
                 "twin_parts": len(parts),
-                "first_post_of_thread": root != thread_root,
+                "first_post_of_thread": root != thread_root and named_root < 0,
+                "pruned_root_read": named_root >= 0,
                 "lead_paragraphs": led,
                 "pruned_chars": dropped,
                 "trimmed_paragraphs": len(paras) - len(kept),
