@@ -118,6 +118,66 @@ def test_h1_pieces_are_kept_together_when_the_declared_title_has_them_all():
     assert title(html)[0] == "Education: Council passes school budget"
 
 
+def test_a_kicker_element_the_declared_title_words_otherwise_is_dropped_from_the_heading():
+    html = page(
+        '<meta property="og:title" content="Budget | Example Times">',
+        "<h1><span class='roofline'>Budget</span> <span>Council passes school budget</span></h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council passes school budget", "heading:h1")
+
+
+def test_a_kicker_set_apart_by_a_line_break_is_dropped_even_without_a_class():
+    html = page(
+        '<meta property="og:title" content="Budget">',
+        "<h1><span><small>Budget</small><br>Council passes school budget</span></h1>",
+        body=BODY_EN,
+    )
+    assert title(html)[0] == "Council passes school budget"
+
+
+def test_a_first_word_in_plain_emphasis_is_no_kicker():
+    html = page(
+        '<meta property="og:title" content="Council budget passed">',
+        "<h1><em>Council</em> passes the school budget after a long night</h1>",
+        body=BODY_EN,
+    )
+    assert title(html)[0] == "Council passes the school budget after a long night"
+
+
+def test_the_blog_name_as_h1_ending_the_title_is_no_headline():
+    html = page(
+        "<title>Beef stew with apples and onions | Love goes through the stomach</title>",
+        "<h1>Love goes through the stomach</h1><h2>Beef stew with apples and onions</h2>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Beef stew with apples and onions", "title-tag")
+
+
+def test_an_h1_ending_the_title_stays_when_the_rest_is_shorter():
+    html = page("<title>News | Council passes school budget</title>", "<h1>Council passes school budget</h1>",
+                body=BODY_EN)  # fmt: skip
+    assert title(html)[0] == "Council passes school budget"
+
+
+def test_a_declared_title_shown_as_a_heading_beats_an_unrelated_section_h1():
+    html = page(
+        '<meta property="og:title" content="Council passes school budget after long night">',
+        "<h1>Politics</h1><h2>Council passes school budget after long night</h2>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council passes school budget after long night", "meta:og:title")
+
+
+def test_a_declared_title_shown_nowhere_leaves_the_h1_above_the_text():
+    html = page(
+        '<meta property="og:title" content="Budget row: what it means for your school">',
+        "<h1>Council passes school budget</h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council passes school budget", "heading:h1")
+
+
 def test_ruby_readings_are_left_out_of_the_heading():
     html = page(heading="<h1><ruby>漢字<rt>かんじ</rt></ruby>の勉強を始める</h1>")
     assert title(html)[0] == "漢字の勉強を始める"

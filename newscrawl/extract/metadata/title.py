@@ -24,8 +24,13 @@ Order and cross-check:
    or when it is the <h1> right above the text. A kicker or subtitle in its own child element is dropped
    when the declared title matches the rest better (``refine_heading``); a declared title that is the
    heading with a separator put in ("Kicker: Headline" for ``<h1><span>Kicker</span> Headline</h1>``,
-   :func:`adds_separators`) is given as declared. The datasets' titles are the
-   visible headline: where og:title and the <h1> differ, the <h1> is right far more often (trafilatura).
+   :func:`adds_separators`) is given as declared; a kicker in its own element that the declared title
+   does not set off either is dropped (:func:`without_kicker`). The datasets' titles are the
+   visible headline: where og:title and the <h1> differ, the <h1> is right far more often (trafilatura);
+   but a declared title the heading does not back that the page shows as a heading of its own
+   (:func:`shown_title`) beats an <h1> that is a section name ("Cronaca" over the story's <h2>). An <h1>
+   that is the <title>'s trailing part, after a longer headline part, is the site's banner
+   (:func:`is_banner`: "Post title | Blog name").
 2. the cleaned declared title (so a meta title that is only the site name never wins: it cleans to nothing);
 3. the cleaned <title>;
 4. an unbacked heading;
@@ -96,6 +101,8 @@ SUPPORT_OVERLAP = 0.5
 MIN_HEADING_CHARS = 2
 
 _HEADING_TAGS = frozenset(HEADING_TAGS)
+#: elements that set a kicker apart at the start of a heading even without a class
+_KICKER_TAGS = frozenset({"small", "div", "p"})
 #: "Site name: headline" -- a colon splits only when what precedes it is a site or channel name
 _SITE_PREFIX = lazy_compile(r"^([^:：]{2,30})\s*[:：]\s*(?=\S)")
 #: "Headline：Site name" -- a colon at the end splits only before the site's own or a known name
@@ -430,6 +437,47 @@ def adds_separators(declared: str, heading: str) -> bool:
     return j == len(h)
 
 
+def is_banner(heading: str, title: str, declared: str | None, site: SiteContext) -> bool:
+    """True when ``heading`` is the site's banner, not the headline: it is the trailing part(s) of the
+    <title> ("Rinderleber mit Apfel | Liebe geht durch den Magen" with the blog's name as <h1>), the leading
+    rest is longer and no site name, and no declared title states the heading alone.
+
+    >>> site = SiteContext(PageMeta(), None)
+    >>> is_banner("Mein Blog", "Was ist virales Marketing? | Mein Blog", None, site)
+    True
+    >>> is_banner("Neue Regeln für Mieter", "Politik | Neue Regeln für Mieter", None, site)
+    False
+    """
+    key = name_key(heading)
+    if not key or not name_key(title).endswith(key):
+        return False
+    parts = split_title(title)
+    if len(parts) < 2:
+        return False
+    keys = [name_key(p) for p in parts]
+    for j in range(1, len(parts)):
+        if key == "".join(keys[j:]):
+            lead = " ".join(parts[:j])
+            if len(_compact(lead)) <= len(_compact(heading)) or site.is_site(lead):
+                return False
+            return not (declared and name_key(strip_site_parts(declared, site)) == key)
+    return False
+
+
+def shown_title(page: Page, title: str | None) -> str | None:
+    """``title`` when a heading element (<h1>-<h6>) of the page shows exactly it (white space and case
+    aside), else None."""
+    if not title:
+        return None
+    want = _compact(title)
+    if len(want) < 2 * MIN_HEADING_CHARS:
+        return None
+    for h in page.root.iter(*HEADING_TAGS):
+        if _compact(visible_text(h)) == want:
+            return title
+    return None
+
+
 class Heading(NamedTuple):
     tag: str
     text: str
@@ -525,6 +573,35 @@ def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
+def without_kicker(el: Element | None) -> str | None:
+    """The headline of a heading that opens with a kicker in its own element, without the kicker:
+    ``<h1><span class="dachzeile">Nach der Wahl</span> Die Koalition steht</h1>`` gives "Die Koalition
+    steht". The kicker element opens the heading (no text before it), is shorter than the rest and is
+    set apart by markup: a class, a block or <small> element, or a <br> after it. None otherwise.
+    """
+    if el is None:
+        return None
+    while len(el) == 1 and not (el.text or "").strip() and not (el[0].tail or "").strip():
+        el = el[0]  # <h1><span class="post-title"><small>Kicker</small><br>Headline</span></h1>
+    if len(el) == 0 or (el.text or "").strip():
+        return None
+    first = el[0]
+    if not isinstance(first.tag, str):
+        return None
+    after = first.getnext()
+    set_apart = (
+        bool(first.get("class")) or first.tag in _KICKER_TAGS or (after is not None and after.tag == "br")
+    )
+    kicker = clip(visible_text(first))
+    if not set_apart or not kicker:
+        return None
+    rest = clip((first.tail or "") + "".join(visible_text(c) + (c.tail or "") for c in first.itersiblings()))
+    rest = _strip_piece(rest) if rest else None
+    if not rest or len(_compact(rest)) < MIN_HEADING_CHARS or len(_compact(kicker)) >= len(_compact(rest)):
+        return None
+    return rest
+
+
 def refine_heading(heading: Heading, reference: str | None) -> str:
     """The heading without a kicker or subtitle in its own child element, when the declared title says so.
 
@@ -557,13 +634,22 @@ def find_title(page: Page, body: BodyResult) -> Found:
     heading = find_heading(page, body, site, backing)
     if heading and site.is_site(heading.text):
         heading = None  # a heading like "某某省人民政府网站" is the site's banner
+    banner = heading is not None and heading.tag == "h1" and bool(meta.title)
+    if heading and banner and is_banner(heading.text, meta.title or "", declared_raw, site):
+        site.names.append(name_key(heading.text))  # "Post | Blog name" with the blog's name as <h1>
+        heading = None
     heading_text = heading.text if heading else None
     if heading:
         tag, text = heading.tag, heading.text
         # the heading is trusted when the page's declared titles back it up, or when it is the <h1> right
         # above the text (measured: +1 on trafilatura's titles, +1 on daniel-zh)
-        supported = any(overlap(text, v) >= SUPPORT_OVERLAP for v in backing)
+        stated = bool(declared_raw) and overlap(text, declared_raw or "") >= SUPPORT_OVERLAP
+        supported = stated or (bool(meta.title) and overlap(text, meta.title or "") >= SUPPORT_OVERLAP)
         if supported or (tag == "h1" and (not backing or heading.near)):
+            if declared and not stated:
+                shown = shown_title(page, clean_title(declared[1], site))
+                if shown:  # the declared title is a heading of its own: a section name is the <h1>
+                    return Found(shown, f"meta:{declared[0]}")
             raw = declared_raw or meta.title
             if not raw:
                 return Found(text, f"heading:{tag}")
@@ -574,6 +660,9 @@ def find_title(page: Page, body: BodyResult) -> Found:
                 # the heading's words with a separator it draws with markup only
                 # ("<h1><span>Kicker</span> Headline</h1>" declared "Kicker: Headline")
                 return Found(_strip_piece(stripped), f"meta:{declared[0]}" if declared else "title-tag")
+            kicked = without_kicker(heading.element) if _compact(text) not in _compact(raw) else None
+            if kicked:  # a kicker the declared title does not set off either: the headline alone
+                return Found(kicked, f"heading:{tag}")
             return Found(refine_heading(heading, clean_title(raw, site)), f"heading:{tag}")
     if declared:
         value = clip(clean_title(declared[1], site, heading_text, meta.title))
