@@ -7,7 +7,7 @@ Follows :mod:`newscrawl.cli`'s pattern (``add_<name>(subparsers)`` sets ``run``)
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +28,26 @@ def add_reextract(sub: Subparsers) -> None:
     p.set_defaults(run=run_reextract)
 
 
+def start_fork_server(settings: Mapping[str, Any]) -> None:
+    """Start the extraction workers' fork server now, before Scrapy is imported: it imports the extraction
+    library while this process imports Scrapy and builds the crawler (the worker pool would start it when
+    the spider opens, the first pages waiting for it). Not when ``-s NEWSCRAWL_EXTRACT_WORKERS=0``; a
+    project setting switching the workers off leaves it idle until the command ends."""
+    if str(settings.get("NEWSCRAWL_EXTRACT_WORKERS", "")).strip() == "0":
+        return
+    from multiprocessing import forkserver
+
+    from newscrawl.crawl.workers import PRELOAD
+
+    forkserver.set_forkserver_preload(PRELOAD)
+    forkserver.ensure_running()
+
+
 def run_reextract(args: argparse.Namespace) -> int:
+    settings: dict[str, Any] = {"LOG_LEVEL": "WARNING", **dict(args.set)}
+    start_fork_server(settings)
     from newscrawl.crawl.warc import reextract
 
-    settings: dict[str, Any] = {"LOG_LEVEL": "WARNING", **dict(args.set)}
     if args.output:
         settings["FEEDS"] = {str(args.output): {"format": "jsonlines", "overwrite": True}}
     if args.db:

@@ -23,7 +23,7 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 from newscrawl.crawl.replay import ArchiveEngine
-from newscrawl.crawl.warc import WarcMiddleware
+from newscrawl.crawl.warc import WarcMiddleware, reextract_settings
 from newscrawl.storage.warc import ArchiveReader
 
 from .helpers import article_html
@@ -176,3 +176,27 @@ def test_responses_go_through_the_crawls_own_decoding_and_redirect_middlewares_i
     engine = ArchiveEngine.__new__(ArchiveEngine)
     engine.settings = settings
     assert engine._response_middlewares() == [ProjectMetaRefresh, HttpCompressionMiddleware]
+
+
+def test_a_replay_goes_without_scrapys_remote_control_server_and_takes_other_settings() -> None:
+    crawl = Settings()
+    crawl.setmodule("newscrawl.settings", priority="project")
+    replay = reextract_settings({"NEWSCRAWL_ALGORITHM": "cetd"})
+    remote = "scrapy.extensions.remote_control.RemoteControl"
+    assert remote in crawl.get_component_priority_dict_with_base("EXTENSIONS")
+    extensions = replay.get_component_priority_dict_with_base("EXTENSIONS")
+    assert remote not in extensions
+    assert "newscrawl.crawl.summary.CrawlSummary" in extensions
+    assert replay.get("NEWSCRAWL_ALGORITHM") == "cetd" and replay.getbool("ROBOTSTXT_OBEY") is False
+
+
+@pytest.mark.parametrize(("workers", "started"), [("2", True), ("0", False)])
+def test_the_workers_fork_server_starts_before_scrapy_is_imported(workers: str, started: bool) -> None:
+    code = (
+        "import sys; from multiprocessing import forkserver; "
+        "from newscrawl.cli.warc import start_fork_server; "
+        f"start_fork_server({{'NEWSCRAWL_EXTRACT_WORKERS': {workers!r}}}); "
+        "print(forkserver._forkserver._forkserver_pid is not None, 'scrapy' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == [str(started), "False"], done.stderr[-2000:]
