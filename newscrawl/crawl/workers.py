@@ -31,7 +31,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, NamedTuple
 
 from newscrawl.extract import Extraction, Limits, extract
 from newscrawl.extract.metadata.dates import warm_up
@@ -87,11 +87,21 @@ class PageTask:
     fingerprint: bool = False
 
 
+class Fingerprint(NamedTuple):
+    """What stage 2 and the near-duplicate index need of an extracted text, computed once, by the worker."""
+
+    content_hash: str
+    simhash: int
+    #: the text they were computed from: ``clean_text`` of the extraction's text (the record's text of a
+    #: page not split over several)
+    text: str
+
+
 @dataclass(frozen=True)
 class PageResult:
     extraction: Extraction
-    #: (content hash, SimHash) of the cleaned extracted text, when asked for and there is text
-    fingerprint: tuple[str, int] | None = None
+    #: of the cleaned extracted text, when asked for and there is text
+    fingerprint: Fingerprint | None = None
 
 
 def page_job(task: PageTask) -> PageResult:
@@ -115,20 +125,32 @@ def page_job(task: PageTask) -> PageResult:
     fingerprint = None
     if task.fingerprint and result.text:
         text = clean_text(result.text)
-        fingerprint = (content_hash(text), simhash(text))
+        fingerprint = Fingerprint(content_hash(text), simhash(text), text)
     return PageResult(result, fingerprint)
 
 
-def run_page_job(task: PageTask) -> tuple[dict[str, Any], tuple[str, int] | None]:
+#: :func:`run_page_job`'s answer: the extraction as a dict, and the fingerprint as (content hash,
+#: SimHash, cleaned text or None when it is the extraction's text as it stands: not sent twice)
+Answer = tuple[dict[str, Any], tuple[str, int, str | None] | None]
+
+
+def run_page_job(task: PageTask) -> Answer:
     """:func:`page_job` with a picklable answer (an Extraction's read-only mappings cannot cross a pipe)."""
     result = page_job(task)
-    return result.extraction.to_dict(), result.fingerprint
+    data, fp = result.extraction.to_dict(), result.fingerprint
+    if fp is None:
+        return data, None
+    return data, (fp.content_hash, fp.simhash, None if fp.text == data["text"] else fp.text)
 
 
-def page_result(answer: tuple[dict[str, Any], tuple[str, int] | None]) -> PageResult:
+def page_result(answer: Answer) -> PageResult:
     """The :class:`PageResult` of :func:`run_page_job`'s answer."""
-    data, fingerprint = answer
-    return PageResult(Extraction.from_dict(data), fingerprint)
+    data, sent = answer
+    extraction = Extraction.from_dict(data)
+    if sent is None:
+        return PageResult(extraction)
+    digest, fingerprint, text = sent
+    return PageResult(extraction, Fingerprint(digest, fingerprint, extraction.text if text is None else text))
 
 
 def warm_extraction() -> None:

@@ -23,6 +23,7 @@ from scrapy.statscollectors import StatsCollector
 
 from newscrawl.crawl import defaults
 from newscrawl.crawl.config import with_defaults
+from newscrawl.crawl.workers import Fingerprint
 from newscrawl.extract import Extraction
 from newscrawl.extract.metadata.dates import before, parse_stamp
 from newscrawl.extract.urls import canonical_url
@@ -105,7 +106,12 @@ class RecordPipeline:
         url = item["url"]
         if extraction.error:
             raise self._drop("extract_error", f"extraction failed on {url}: {extraction.error}")
-        text = clean_text("\n".join([extraction.text, *more_texts]))
+        fingerprint = item.get("fingerprint")
+        if isinstance(fingerprint, Fingerprint) and not more_texts:
+            text, digest = fingerprint.text, fingerprint.content_hash  # the worker cleaned and hashed it
+        else:
+            text = clean_text("\n".join([extraction.text, *more_texts]))
+            digest = content_hash(text)
         title = clean_line(extraction.title)
         if body_chars(text, title) < self.min_text_chars:
             raise self._drop("no_text", f"no text found on {url}")
@@ -136,7 +142,7 @@ class RecordPipeline:
         from_xpath = extraction.sources.get("text") == "xpath"
         item["algorithm"] = "xpath" if from_xpath else extraction.algorithm or None
         item["reason"] = extraction.reason or None
-        item["content_hash"] = content_hash(text)
+        item["content_hash"] = digest
         # the page's own canonical link, when it names a page of this site (else the page's URL), normalised
         item["canonical_url"] = canonical_url(url, [extraction.canonical_link], self.allowed_domains)
         if self.export_figures and extraction.figures:

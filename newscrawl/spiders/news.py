@@ -40,7 +40,7 @@ from twisted.internet.defer import Deferred
 
 from newscrawl.crawl.config import ConfigError, ExtractorOptions, limits_from_settings, with_defaults
 from newscrawl.crawl.sites import Site
-from newscrawl.crawl.workers import PageResult
+from newscrawl.crawl.workers import Fingerprint, PageResult
 from newscrawl.extract import Extraction, Limits, extract
 from newscrawl.extract.limits import LimitExceeded, check_attributes
 from newscrawl.extract.metadata.dates import before, parse_stamp
@@ -457,7 +457,7 @@ class NewsSpider(scrapy.Spider):
         self,
         response: Response,
         extraction: Extraction | None,
-        fingerprint: tuple[str, int] | None = None,
+        fingerprint: Fingerprint | None = None,
     ) -> Iterator[Any]:
         """A page the classifier judged: a list has its entries followed, anything else is an article."""
         if extraction is not None and extraction.page_kind == "list":
@@ -488,7 +488,7 @@ class NewsSpider(scrapy.Spider):
         response: Response,
         extraction: Extraction | None = None,
         url_kind: str | None = None,
-        fingerprint: tuple[str, int] | None = None,
+        fingerprint: Fingerprint | None = None,
     ) -> Iterator[Any]:
         """The item of an article page; for the first page of a split article, the request for its next
         page (the item waits until every page is in); for a later page, the request for the first."""
@@ -582,7 +582,7 @@ class NewsSpider(scrapy.Spider):
         the reactor thread; None: extract here again."""
         self._offload = offload
 
-    async def _extract_in_worker(self, response: Response) -> tuple[Extraction, tuple[str, int] | None]:
+    async def _extract_in_worker(self, response: Response) -> tuple[Extraction, Fingerprint | None]:
         """The page's extraction (and its text's fingerprint) made by a worker process."""
         assert self._offload is not None
         self._inc("newscrawl/extract/count")

@@ -9,6 +9,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.misc import build_from_crawler
 
 from newscrawl.crawl.config import algorithm_params
+from newscrawl.crawl.workers import Fingerprint
 from newscrawl.extract import Extraction, params_of
 from newscrawl.items import EXPORT_FIELDS, INTERNAL_FIELDS
 from newscrawl.pipelines.extraction import ExtractionPipeline
@@ -84,6 +85,25 @@ def test_credit_overrides_lose_their_labels(run):
 def test_internal_fields_and_raw_html_never_leave_the_pipelines(run):
     item, _ = run(article_html())
     assert not set(INTERNAL_FIELDS) & set(dict(item))
+
+
+def test_stage2_takes_the_text_and_hash_the_worker_made_and_gets_the_same_record(run):
+    made_by_worker, _ = run(article_html())  # NEWSCRAWL_DEDUP on: stage 1 cleans, hashes, fingerprints
+    made_here, _ = run(article_html(), settings={"NEWSCRAWL_DEDUP": False})
+    assert isinstance(made_by_worker.pop("fingerprint"), Fingerprint) and "fingerprint" not in made_here
+    made_by_worker.pop("crawled_at"), made_here.pop("crawled_at")
+    assert dict(made_by_worker) == dict(made_here) and made_here["text"]
+
+
+def test_stage2_joins_the_pages_of_a_split_article_whatever_the_first_pages_fingerprint(make_spider):
+    spider = make_spider()
+    spider.crawler.stats.open_spider()
+    item = spider._item(response(URL, article_html()))
+    item = build_from_crawler(ExtractionPipeline, spider.crawler).process_item(item)
+    item["more_texts"] = ["第二页的正文：城市更新项目下月全面开工。"]
+    record = build_from_crawler(RecordPipeline, spider.crawler).process_item(item)
+    assert record["text"].endswith("\n第二页的正文：城市更新项目下月全面开工。") and record["pages"] == 2
+    assert record["content_hash"] != item["fingerprint"].content_hash
 
 
 def test_page_without_text_is_dropped_and_counted(run):

@@ -14,9 +14,11 @@ import pytest
 
 from newscrawl.bench.pages import SITE_NAME, serve, site_toml
 from newscrawl.bench.site import crawler_env
+from newscrawl.crawl import workers
 from newscrawl.crawl.config import extract_workers, kill_after
 from newscrawl.crawl.errors import ConfigError
 from newscrawl.crawl.workers import (
+    Fingerprint,
     PageTask,
     WorkerFailed,
     WorkerPool,
@@ -25,6 +27,7 @@ from newscrawl.crawl.workers import (
     page_result,
     run_page_job,
 )
+from newscrawl.extract import Extraction
 from newscrawl.pipelines.normalize import clean_text, content_hash
 from newscrawl.storage.dedup import simhash
 
@@ -112,7 +115,16 @@ def test_page_job_answer_crosses_a_pipe_unchanged():
     direct = page_job(task)
     assert page_result(run_page_job(task)) == direct
     text = clean_text(direct.extraction.text)
-    assert direct.fingerprint == (content_hash(text), simhash(text))
+    assert direct.fingerprint == Fingerprint(content_hash(text), simhash(text), text)
+
+
+def test_the_answer_carries_the_cleaned_text_once(monkeypatch):
+    task = PageTask(body=b"<p>x</p>", url="https://news.example.cn/a.shtml", fingerprint=True)
+    for raw in ("第一段\n第二段", "第一段  \n\n\n  第二段 "):
+        monkeypatch.setattr(workers, "extract", lambda *a, raw=raw, **k: Extraction(text=raw))
+        _, (_, _, sent) = run_page_job(task)
+        assert sent == (None if raw == "第一段\n第二段" else "第一段\n第二段")  # not sent when unchanged
+        assert page_result(run_page_job(task)).fingerprint.text == "第一段\n第二段"
 
 
 def test_page_job_in_a_worker_matches_inline(pool_of):
