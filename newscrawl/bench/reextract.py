@@ -9,6 +9,11 @@ times and alternating which goes first, the two commands over the archive:
 * ``newscrawl reextract WARC... -o FILE --db FILE`` -- the spider, stage 1, stage 2, near-duplicates and
   the sinks, into a fresh store (``-s`` settings go to this command, e.g. ``NEWSCRAWL_EXTRACT_WORKERS``).
 
+Both extract in one process: ``extract`` runs in one, so reextract gets one extraction worker
+(:data:`EQUAL_FOOTING`, unless ``-s`` says otherwise) whatever the CPUs, and its main process -- the
+spider, stage 2, the sinks -- is what it adds. (Its default, CPUs - 1 workers, would turn the figure into
+a count of this machine's cores.)
+
 Each run's wall time and CPU time (user + system of the command and of every process it started: the
 benchmark makes itself the subreaper of its descendants, so the extraction workers, forked by
 multiprocessing's fork server, are counted too) are printed, with the workers' share from the crawl's
@@ -43,6 +48,8 @@ RUN_TIMES = frozenset({"crawled_at", "first_crawled_at"})
 _PR_SET_CHILD_SUBREAPER = 36
 #: seconds one command may take
 TIMEOUT = 1800
+#: settings reextract runs with unless ``-s`` gives others: one extraction process, as ``extract`` has
+EQUAL_FOOTING = {"NEWSCRAWL_EXTRACT_WORKERS": "1"}
 
 
 @dataclass(frozen=True)
@@ -192,6 +199,11 @@ def parse_settings(pairs: Sequence[str]) -> dict[str, str]:
     return settings
 
 
+def reextract_settings(pairs: Sequence[str]) -> dict[str, str]:
+    """The settings reextract runs with: :data:`EQUAL_FOOTING`, then ``-s`` pairs (ValueError when bad)."""
+    return {**EQUAL_FOOTING, **parse_settings(pairs)}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m newscrawl.bench.reextract",
@@ -207,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.pages < 1 or args.repeat < 1:
         parser.error("--pages and --repeat must be at least 1")
     try:
-        settings = parse_settings(args.set)
+        settings = reextract_settings(args.set)
     except ValueError as e:
         parser.error(str(e))
     counted = adopt_orphans()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from newscrawl.bench.reextract import differences, parse_settings
+from newscrawl.bench.reextract import differences, parse_settings, reextract_settings
 
 ARTICLES = 30
 
@@ -44,6 +44,12 @@ def test_settings_are_name_value_pairs() -> None:
         parse_settings(["NEWSCRAWL_EXTRACT_WORKERS"])
 
 
+def test_reextract_extracts_in_one_worker_as_extract_does_unless_told_otherwise() -> None:
+    assert reextract_settings([])["NEWSCRAWL_EXTRACT_WORKERS"] == "1"
+    told = reextract_settings(["NEWSCRAWL_EXTRACT_WORKERS=2", "NEWSCRAWL_DEDUP=False"])
+    assert told == {"NEWSCRAWL_EXTRACT_WORKERS": "2", "NEWSCRAWL_DEDUP": "False"}
+
+
 def test_bench_archives_a_portal_times_both_commands_and_checks_the_records(tmp_path: Path) -> None:
     args = [sys.executable, "-m", "newscrawl.bench.reextract", "--pages", str(ARTICLES), "--repeat", "1",
             "--keep", str(tmp_path / "work")]
@@ -56,3 +62,5 @@ def test_bench_archives_a_portal_times_both_commands_and_checks_the_records(tmp_
     # the timed extract read every HTML response of the archive: the articles, the list page and the home
     lines = (tmp_path / "work" / "extract-0.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == ARTICLES + 2
+    stats = json.loads((tmp_path / "work" / "reextract-0.stats.json").read_text(encoding="utf-8"))["stats"]
+    assert stats["newscrawl/workers/started"] == 1  # one extraction process, as extract has
