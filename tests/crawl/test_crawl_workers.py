@@ -32,7 +32,7 @@ from newscrawl.pipelines.normalize import clean_text, content_hash
 from newscrawl.storage.dedup import simhash
 
 from .helpers import article_html
-from .workers_support import echo, misbehave, sigint_handler
+from .workers_support import echo, loaded, misbehave, sigint_handler
 
 PARAGRAPH = "临江市今天召开新闻发布会，介绍了今年以来城市建设的进展，相关负责人表示下一步将继续推进。"
 #: seconds a test waits for one answer (a worker's start included, on a loaded machine)
@@ -101,6 +101,11 @@ def test_close_finishes_queued_tasks_and_reports_peak_memory_and_cpu():
     assert [f.result(0)[1] for f in futures] == list(range(10))
     assert len(pool.peak_rss_kib) == 2 and all(kib > 1000 for kib in pool.peak_rss_kib)
     assert len(pool.cpu_seconds) == 2 and all(seconds > 0 for seconds in pool.cpu_seconds)
+
+
+def test_workers_start_with_dateparser_warm_from_the_fork_server(pool_of):
+    # no warm-up of their own: what they have loaded comes from the fork server they are forked from
+    assert pool_of(loaded, warm=None).submit("dateparser").result(WAIT) is True
 
 
 def test_bad_pool_arguments_raise():

@@ -27,3 +27,10 @@ def misbehave(what: str) -> int:
 
 def sigint_handler(_: object) -> str:
     return "ignored" if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else "handled"
+
+
+def loaded(module: str) -> bool:
+    """Whether the worker had ``module`` loaded when it took this task."""
+    import sys
+
+    return module in sys.modules
