@@ -7,7 +7,8 @@ For every element ``i`` under <body> (pre-order index):
 - ``link_chars[i]`` LC_i: characters inside <a> elements of its subtree;
 - ``link_tags[i]``  LT_i: <a> elements in its subtree (itself included);
 - ``line[i]``: number of block-level tags that open before it (SCEDD's approximate line number);
-- ``depth[i]``: depth below <body>.
+- ``depth[i]``: depth below <body>;
+- ``classes[i]``, ``ids[i]``: its ``class`` and ``id`` attributes (None when absent), read on first use.
 
 One pre-order pass and one reversed pass, no recursion, so a deeply nested page cannot overflow the stack.
 """
@@ -39,6 +40,8 @@ class NodeStats:
     depth: list[int]
     line_sum: int
     _children: list[list[int]] | None = None
+    _classes: list[str | None] | None = None
+    _ids: list[str | None] | None = None
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -52,6 +55,21 @@ class NodeStats:
                 lists[parent[j]].append(j)
             self._children = lists
         return self._children[i]
+
+    @property
+    def classes(self) -> list[str | None]:
+        """The ``class`` attribute of every element, None when it has none (read once per page: several
+        stages ask, and reading an attribute of an lxml element costs more than a list lookup)."""
+        if self._classes is None:
+            self._classes = [el.get("class") for el in self.elements]
+        return self._classes
+
+    @property
+    def ids(self) -> list[str | None]:
+        """The ``id`` attribute of every element, None when it has none (read once per page)."""
+        if self._ids is None:
+            self._ids = [el.get("id") for el in self.elements]
+        return self._ids
 
     def subtree_end(self, i: int) -> int:
         """Pre-order index one past the last descendant of ``i``."""
@@ -89,42 +107,46 @@ def compute_stats(body: Element, block_tags: frozenset[str] = BLOCK_TAGS) -> Nod
     """Compute the statistics of every element under ``body`` (``body`` is index 0)."""
     elements = list(body.iter(etree.Element))
     n = len(elements)
-    index = {el: i for i, el in enumerate(elements)}
-    parent = [-1] * n
+    index = dict(zip(elements, range(n), strict=True))
+    tag = cast(list[str], [el.tag for el in elements])  # etree.Element filters out comments and PIs
+    get_index = index.get
+    parent = [get_index(el.getparent(), 0) for el in elements]  # type: ignore[arg-type]  # below body: never None
+    if n:
+        parent[0] = -1
     own = [0] * n
     line = [0] * n
     depth = [0] * n
     nlines = 0
-    get_parent = index.get
-    tag = cast(list[str], [el.tag for el in elements])  # etree.Element filters out comments and PIs
     for i, el in enumerate(elements):
-        if i:
-            p = get_parent(el.getparent(), 0)  # type: ignore[arg-type]  # below body: never None
-            parent[i] = p
-            depth[i] = depth[p] + 1
-            tail = el.tail
-            if tail:
-                own[p] += len("".join(tail.split()))
         if tag[i] in block_tags:
             nlines += 1
         line[i] = nlines
         text = el.text
-        if text:
+        if text and not text.isspace():  # (white space between tags: most texts and tails, no characters)
             own[i] += len("".join(text.split()))
+        if i:
+            p = parent[i]
+            depth[i] = depth[p] + 1
+            tail = el.tail
+            if tail and not tail.isspace():
+                own[p] += len("".join(tail.split()))
     chars = own[:]
     tags = [0] * n
     link_chars = [0] * n
     link_tags = [0] * n
-    for i in range(n - 1, -1, -1):
+    for i in range(n - 1, 0, -1):
+        c = chars[i]
         if tag[i] == "a":
-            link_chars[i] = chars[i]
+            link_chars[i] = c
             link_tags[i] += 1
         p = parent[i]
-        if p >= 0:
-            chars[p] += chars[i]
-            tags[p] += tags[i] + 1
-            link_chars[p] += link_chars[i]
-            link_tags[p] += link_tags[i]
+        chars[p] += c
+        tags[p] += tags[i] + 1
+        link_chars[p] += link_chars[i]
+        link_tags[p] += link_tags[i]
+    if n and tag[0] == "a":  # (the body itself: an <a> only when a fragment is its own body)
+        link_chars[0] = chars[0]
+        link_tags[0] += 1
     return NodeStats(
         elements=elements,
         tag=tag,

@@ -135,7 +135,6 @@ def content_scores(
 ) -> list[float]:
     """S_i = own_i + decay * sum(S_child), own text inside links and comment blocks counted negative."""
     n = len(stats)
-    els = stats.elements
     parent = stats.parent
     own = stats.own_chars
     limit = comment_max_share * (stats.chars[0] if n else 0)
@@ -143,12 +142,12 @@ def content_scores(
     scores = [0.0] * n
     tags = stats.tag
     chars = stats.chars
+    classes, ids = stats.classes, stats.ids
     for i in range(n):
         p = parent[i]
         neg = (p >= 0 and negative[p]) or tags[i] == "a"
         if not neg and chars[i] < limit:
-            el = els[i]
-            cls, ident = el.get("class"), el.get("id")
+            cls, ident = classes[i], ids[i]
             neg = tags[i] == "footer" or bool((cls or ident) and counts_against(cls, ident))
         negative[i] = neg
         scores[i] = -link_penalty * own[i] if neg else float(own[i])
@@ -159,12 +158,20 @@ def content_scores(
 
 def is_chrome(el: Element) -> bool:
     """Whether an element is page chrome by its tag or its class/id tokens."""
-    tag, cls = str(el.tag), el.get("class")
-    return tag in CHROME_TAGS or is_caption(tag, cls) or looks_like_boilerplate(cls, el.get("id"))
+    return _chrome(str(el.tag), el.get("class"), el.get("id"))
 
 
-def _signature(el: Element) -> tuple[str, str]:
-    return str(el.tag), " ".join((el.get("class") or "").split())
+def chrome_at(stats: NodeStats, i: int) -> bool:
+    """:func:`is_chrome` of element ``i``, from the attributes the page's statistics keep."""
+    return _chrome(stats.tag[i], stats.classes[i], stats.ids[i])
+
+
+def _chrome(tag: str, cls: str | None, ident: str | None) -> bool:
+    return tag in CHROME_TAGS or is_caption(tag, cls) or looks_like_boilerplate(cls, ident)
+
+
+def _signature(stats: NodeStats, i: int) -> tuple[str, str]:
+    return stats.tag[i], " ".join((stats.classes[i] or "").split())
 
 
 def chrome_holding_the_text(stats: NodeStats, root: int, limit: float) -> set[tuple[str, str]]:
@@ -172,11 +179,10 @@ def chrome_holding_the_text(stats: NodeStats, root: int, limit: float) -> set[tu
     ``limit`` characters: an article split over repeated ``div.sidebar-grid__container`` blocks is
     not page chrome, whatever its class says."""
     held: dict[tuple[str, str], int] = {}
-    els, chars = stats.elements, stats.chars
+    tags, chars = stats.tag, stats.chars
     for i in range(root + 1, stats.subtree_end(root)):
-        el = els[i]
-        if chars[i] and el.tag != "a" and is_chrome(el):
-            sig = _signature(el)
+        if chars[i] and tags[i] != "a" and chrome_at(stats, i):
+            sig = _signature(stats, i)
             held[sig] = held.get(sig, 0) + chars[i] - stats.link_chars[i]
     return {sig for sig, n in held.items() if n > limit}
 
@@ -199,11 +205,11 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
         el, c = els[i], chars[i]
         if c and c < limit and el.tag != "a" and (
             (links[i] > params.max_link_share * c and c - links[i] < text_floor)
-            or (is_chrome(el) and _signature(el) not in keep)
+            or (chrome_at(stats, i) and _signature(stats, i) not in keep)
         ):
             skip.add(el)
             i = stats.subtree_end(i)
-        elif c and c < limit and (el.tag in RUBY_TEXT_TAGS or is_unseen(el.get("class"))):
+        elif c and c < limit and (el.tag in RUBY_TEXT_TAGS or is_unseen(stats.classes[i])):
             unseen.add(el)  # no word of the running text is cut: it goes even from inside a sentence
             i = stats.subtree_end(i)
         else:
@@ -212,15 +218,14 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
     return skip, sum(chars[stats.index[el]] for el in skip)
 
 
-def _class_of(el: Element) -> str:
-    return " ".join((el.get("class") or "").split())
+def _class_of(stats: NodeStats, i: int) -> str:
+    return " ".join((stats.classes[i] or "").split())
 
 
 def same_path_nodes(stats: NodeStats, root: int, levels: int) -> tuple[list[int], int]:
     """Elements reached from the root's ancestor ``levels`` up by the root's path of tags and classes
     (the root among them), in document order, and that ancestor. A root without a class has none."""
-    el = stats.elements[root]
-    cls = _class_of(el)
+    cls = _class_of(stats, root)
     if not cls:
         return [root], root
     path: list[tuple[str, str]] = []
@@ -228,13 +233,13 @@ def same_path_nodes(stats: NodeStats, root: int, levels: int) -> tuple[list[int]
     for _ in range(levels):
         if stats.parent[top] <= 0:
             break
-        path.append((stats.tag[top], _class_of(stats.elements[top])))
+        path.append((stats.tag[top], _class_of(stats, top)))
         top = stats.parent[top]
-    depth = stats.depth[root]
+    depth, tag = stats.depth[root], stats.tag[root]
     out: list[int] = []
     i, end = top, stats.subtree_end(top)
     while i < end:
-        if i == root or (stats.depth[i] == depth and stats.tag[i] == el.tag and _same_path(stats, i, path)):
+        if i == root or (stats.depth[i] == depth and stats.tag[i] == tag and _same_path(stats, i, path)):
             out.append(i)
             i = stats.subtree_end(i)
         else:
@@ -313,7 +318,7 @@ def lead(stats: NodeStats, root: int) -> list[str]:
             i += 1
             continue
         el = els[i]
-        if not is_chrome(el) and tags[i] in LEAD_TAGS and not _by_a_picture(el):
+        if not chrome_at(stats, i) and tags[i] in LEAD_TAGS and not _by_a_picture(el):
             paras = paragraphs(el)
             if (
                 len(paras) == 1
@@ -343,7 +348,7 @@ def _in_chrome(stats: NodeStats, i: int, start: int) -> bool:
     """Whether an ancestor of ``i`` that begins after ``start`` is chrome."""
     p = stats.parent[i]
     while p >= start:
-        if is_chrome(stats.elements[p]):
+        if chrome_at(stats, p):
             return True
         p = stats.parent[p]
     return False
@@ -351,7 +356,7 @@ def _in_chrome(stats: NodeStats, i: int, start: int) -> bool:
 
 def _same_path(stats: NodeStats, i: int, path: list[tuple[str, str]]) -> bool:
     for tag, cls in path:
-        if stats.tag[i] != tag or _class_of(stats.elements[i]) != cls:
+        if stats.tag[i] != tag or _class_of(stats, i) != cls:
             return False
         i = stats.parent[i]
     return True

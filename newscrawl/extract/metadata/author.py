@@ -355,7 +355,8 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     Only the elements from ``MARKUP_ELEMENTS`` before the text to the end of the near range are looked at:
     bylines sit by the text, and a whole-tree search costs more than the rest of the chain.
     """
-    elements = page.stats.elements
+    stats = page.stats
+    elements, tags, classes, ids = stats.elements, stats.tag, stats.classes, stats.ids
     rel: str | None = None
     linked: str | None = None
     marked: str | None = None
@@ -367,13 +368,13 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
             value = clean_value(_element_text(inner[0]) if inner else _element_text(el))
             if value:
                 return Found(value, "byline:itemprop")
-        if el.tag == "a":
+        if tags[i] == "a":
             if rel is None and "author" in (get("rel") or "").split():
                 rel = _byline_value(_element_text(el))
             if linked is None and _AUTHOR_HREF.search(get("href") or ""):
                 linked = clean_value(_element_text(el))
         if marked is None:
-            cls, ident = get("class"), get("id")
+            cls, ident = classes[i], ids[i]
             if cls is None and ident is None:
                 continue
             marks = f"{cls or ''} {ident or ''}"

@@ -225,17 +225,17 @@ def _source(lines: Iterable[str], source: str) -> Found:
 
 def _source_markup(page: Page, body: BodyResult) -> Found:
     """An element by the text whose class or id names the source (``<a class="source">新京报</a>``)."""
-    elements = page.stats.elements
+    stats = page.stats
+    classes, ids = stats.classes, stats.ids
     for i in near_indexes(page, body):
-        el = elements[i]
-        cls, ident = el.get("class"), el.get("id")
+        cls, ident = classes[i], ids[i]
         if cls is None and ident is None:
             continue
         marks = f"{cls or ''} {ident or ''}"
         low = marks.lower()
         if not ("source" in low or "media" in low or "from" in low) or not _SOURCE_CLASS.search(marks):
             continue
-        text = collapse("".join(el.itertext()))
+        text = collapse("".join(stats.elements[i].itertext()))
         if not text or len(text) > MAX_SOURCE_ELEMENT_CHARS:
             continue
         m = SOURCE_KEYWORD.search(text)

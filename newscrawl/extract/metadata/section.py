@@ -82,16 +82,19 @@ def _crumb_elements(page: Page, body: BodyResult) -> Iterator[Element]:
     stats = page.stats
     anchor = text_anchor(page, body)
     stop = len(stats) if anchor is None else anchor
-    for el in stats.elements[:stop]:
-        css, name = el.get("class"), el.get("id")
+    elements, classes, ids, own = stats.elements, stats.classes, stats.ids, stats.own_chars
+    for i in range(stop):
+        css, name = classes[i], ids[i]
         if css or name:
             marks = f"{css or ''} {name or ''}"
             if len(marks) > 4 and _BREADCRUMB_MARK.search(marks):
-                yield el
+                yield elements[i]
                 continue
-        text = el.text
+        if not own[i]:
+            continue  # (no characters of its own: its text is white space, if any)
+        text = elements[i].text
         if text and "位置" in text and _LOCATION_LABEL.search(text):  # every label ends in 位置
-            yield el
+            yield elements[i]
 
 
 def _markup_crumbs(page: Page, body: BodyResult) -> list[str]:
