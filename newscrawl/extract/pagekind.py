@@ -58,30 +58,22 @@ def classify_page_kind(page: Page) -> tuple[PageKindName, dict[str, Any]]:
     n = len(stats)
     if n == 0 or stats.chars[0] == 0:
         return "article", {"reason": "no text"}
-    tags = stats.tag
-    chars, link_chars = stats.chars, stats.link_chars
-    # prose regions
+    tags, own = stats.tag, stats.own_chars
+    chars, link_chars, parent, elements = stats.chars, stats.link_chars, stats.parent, stats.elements
+    # prose regions, and links with headline-length text (one pass)
     region = [0] * n
-    for i in range(n):
-        own = stats.own_chars[i]
-        if tags[i] != "a" and own >= PARAGRAPH_MIN_CHARS:
-            region[i] += own
-        if i == 0:
-            continue
-        nonlink = chars[i] - link_chars[i]
-        if (
-            tags[i] != "a"
-            and nonlink >= PARAGRAPH_MIN_CHARS
-            and link_chars[i] <= PARAGRAPH_MAX_LINK_SHARE * chars[i]
-        ):
-            region[stats.parent[i]] += nonlink
-    best = max(range(n), key=region.__getitem__)
-    prose = region[best]
-    # links
     headline_links = 0
     for i in range(n):
-        if tags[i] == "a" and chars[i] >= HEADLINE_MIN_CHARS and stats.elements[i].get("href"):
-            headline_links += 1
+        if tags[i] == "a":
+            if chars[i] >= HEADLINE_MIN_CHARS and elements[i].get("href"):
+                headline_links += 1
+            continue
+        if own[i] >= PARAGRAPH_MIN_CHARS:
+            region[i] += own[i]
+        nonlink = chars[i] - link_chars[i]
+        if i and nonlink >= PARAGRAPH_MIN_CHARS and link_chars[i] <= PARAGRAPH_MAX_LINK_SHARE * chars[i]:
+            region[parent[i]] += nonlink
+    prose = max(region)
     repeated = _largest_repeated_group(page)
     figures: dict[str, Any] = {
         "prose_chars": prose,
@@ -111,10 +103,10 @@ def _largest_repeated_group(page: Page) -> int:
     """The largest number of same-tag, same-class siblings that contain links (one pass, no child lists)."""
     stats = page.stats
     counts: dict[tuple[int, str, str], int] = {}
-    parent, tag, link_tags, elements = stats.parent, stats.tag, stats.link_tags, stats.elements
+    parent, tag, link_tags, classes = stats.parent, stats.tag, stats.link_tags, stats.classes
     for c in range(1, len(stats)):
         if link_tags[c]:
-            key = (parent[c], tag[c], elements[c].get("class", ""))
+            key = (parent[c], tag[c], classes[c] or "")
             counts[key] = counts.get(key, 0) + 1
     return max(counts.values(), default=0)
 
