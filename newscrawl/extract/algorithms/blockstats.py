@@ -41,12 +41,12 @@ glue English words); block sizes are counted without white space, as the seed do
 
 from __future__ import annotations
 
-import html as htmllib
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from newscrawl.extract.algorithms.base import positive, register
+from newscrawl.extract.entities import unescape
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
@@ -186,7 +186,7 @@ def split_blocks(
     s = _LONE_TYPE_I.sub("", s)
     s = _HEADING.sub(lambda h: f"{_SEP}\x01{h.group(1)}{h.group(2)}{_SEP}", s)
     s = _TYPE_II.sub(_SEP, s)
-    s = _ANY_TAG.sub("", s)
+    s = unescape(_ANY_TAG.sub("", s))  # once for the page: no reference makes a separator or a link mark
     blocks: list[str] = []
     levels: list[int] = []
     counts: list[int] = []
@@ -203,8 +203,12 @@ def split_blocks(
                 in_link = piece == _LINK_OPEN
             elif not in_link:
                 outside.append(piece)
-        count = _count(_clean_text("".join(outside)))
-        text = _clean_text(_LINK_MARKS.sub("", raw)) if count else ""
+        cleaned = _squeeze("".join(outside))
+        count = _count(cleaned)
+        if len(outside) == 1 and len(outside[0]) == len(raw):  # no link in the block
+            text = cleaned
+        else:
+            text = _squeeze(_LINK_MARKS.sub("", raw)) if count else ""
         if not text and not keep_empty:
             continue
         blocks.append(text)
@@ -220,7 +224,13 @@ def _mark_link(m: re.Match[str]) -> str:
 
 
 def _clean_text(raw: str) -> str:
-    return _SPACE.sub(" ", htmllib.unescape(raw)).strip()
+    return _squeeze(unescape(raw))
+
+
+def _squeeze(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
 
 
 def _count(text: str) -> int:

@@ -34,12 +34,12 @@ the post's extra 2 bytes per paragraph break are left out.
 
 from __future__ import annotations
 
-import html as htmllib
 import re
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import fraction, register
 from newscrawl.extract.algorithms.blockstats import remove_raw_elements
+from newscrawl.extract.entities import unescape
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
@@ -100,7 +100,7 @@ def render_lines(source: str) -> list[Line]:
                     lines.append(Line(text, len(text.encode("utf-8")), total))
                     parts, total = [], 0
             continue
-        text = htmllib.unescape(tok)
+        text = unescape(tok)
         if not text.strip():
             pending += size
             continue
