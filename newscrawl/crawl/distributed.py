@@ -19,8 +19,11 @@ Those fixes live in :mod:`newscrawl.crawl.scheduler` (which imports scrapy-redis
   last one out clears the crawl's keys (unless ``SCHEDULER_PERSIST``, which keeps them to resume).
 * ``SCHEDULER_IDLE_BEFORE_CLOSE`` is its blocking-pop timeout: it blocks the reactor, and with the
   default priority queue does nothing. Pops here never block; :class:`IdleClose` keeps an idle process
-  open until the shared queue has stayed empty for ``NEWSCRAWL_REDIS_IDLE_CLOSE`` seconds (default
-  10 s), since another process may still be parsing pages that add links.
+  open while another process has work in hand (downloads, pages or items in progress: each renews a
+  busy mark in Redis every ``NEWSCRAWL_REDIS_POLL_INTERVAL`` while it has, which lapses after
+  :data:`~newscrawl.crawl.scheduler.BUSY_MARK_SECONDS` if that process dies), since it may still add
+  links, and then until the shared queue has stayed empty for ``NEWSCRAWL_REDIS_IDLE_CLOSE`` seconds
+  (default 10 s).
 * An idle engine asks its scheduler for requests every 5 s only (its heartbeat), so a second process
   would sit out a short crawl: the scheduler shortens the heartbeat to ``NEWSCRAWL_REDIS_POLL_INTERVAL``
   (default 0.5 s).
@@ -93,7 +96,8 @@ class RedisAddon:
 
 
 class IdleClose:
-    """Keeps an idle process open until the shared queue has been empty for ``idle_close`` seconds."""
+    """Keeps an idle process open while another process on the frontier has work in hand (its scheduler's
+    ``others_busy()``), and then until the shared queue has been empty for ``idle_close`` seconds."""
 
     def __init__(self, crawler: Crawler, idle_close: float = defaults.NEWSCRAWL_REDIS_IDLE_CLOSE) -> None:
         self.crawler = crawler
@@ -115,6 +119,10 @@ class IdleClose:
 
     def spider_idle(self, spider: Spider) -> None:
         now = time.monotonic()
+        others_busy = getattr(getattr(self.crawler.engine, "scheduler", None), "others_busy", None)
+        if others_busy is not None and others_busy():
+            self._idle_since = now  # another process may still push links: wait for it
+            raise DontCloseSpider("shared queue empty, another process still busy")
         if self._idle_since is None:
             self._idle_since = now
         if now - self._idle_since < self.idle_close:

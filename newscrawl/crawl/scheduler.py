@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+import uuid
 from collections import deque
 from typing import Any
 
@@ -45,6 +46,7 @@ from scrapy_redis import defaults as sr_defaults
 from scrapy_redis.dupefilter import RFPDupeFilter
 from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
+from twisted.internet import task
 
 from newscrawl.crawl import defaults, wire
 from newscrawl.crawl.config import ConfigError, with_defaults
@@ -62,6 +64,9 @@ OUTAGE_LOG_EVERY = 10.0
 MAX_REFUSED_PER_CALL = 100
 #: what a Redis call raises when the server is gone or hung (not a command error)
 REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+#: seconds a process's busy mark lives unless renewed (every NEWSCRAWL_REDIS_POLL_INTERVAL while it has
+#: work in hand): a process killed or frozen for longer stops counting as busy for the others
+BUSY_MARK_SECONDS = 10.0
 
 
 def _positive(settings: BaseSettings, name: str) -> float:
@@ -124,6 +129,13 @@ class RedisScheduler(Scheduler):  # type: ignore[misc]
         self._local_logged = False
         self._refused_kinds: set[str] = set()
         self.lost = 0
+        #: this process among those on the frontier, and its busy mark (see :meth:`others_busy`)
+        self.process_id = uuid.uuid4().hex
+        self.processes_key = ""
+        self.busy_ttl = BUSY_MARK_SECONDS
+        self.beat_interval = defaults.NEWSCRAWL_REDIS_POLL_INTERVAL
+        self._marked = False
+        self._beat: task.LoopingCall | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisScheduler:
@@ -163,6 +175,7 @@ class RedisScheduler(Scheduler):  # type: ignore[misc]
         engine = _engine(crawler)
         if engine is not None and poll > 0:
             engine._SLOT_HEARTBEAT_INTERVAL = poll
+            instance.beat_interval = poll
         return instance
 
     def open(self, spider: Spider) -> None:
@@ -179,28 +192,83 @@ class RedisScheduler(Scheduler):  # type: ignore[misc]
             self.flush()
         self.start_key = f"{self.key_prefix}:{spider.name}:start"
         self.workers_key = f"{self.key_prefix}:{spider.name}:workers"
+        self.processes_key = f"{self.key_prefix}:{spider.name}:processes"
         workers = self.server.incr(self.workers_key)
+        self.server.sadd(self.processes_key, self.process_id)
         logger.info(
             "distributed crawl: frontier %s at %s, %d process(es) on it",
             self.queue.key, _where(self.server), workers,
         )
+        if _engine(self.crawler) is not None:
+            self._beat = task.LoopingCall(self.heartbeat)
+            self._beat.start(self.beat_interval, now=True)
 
     def close(self, reason: str) -> None:
+        if self._beat is not None and self._beat.running:
+            self._beat.stop()
         if self._held and self._reachable():
             self._send_held()
         if self._held:
             self._give_up(f"the crawl closed ({reason}) with Redis unreachable", closing=True)
         try:
+            self.server.delete(self._busy_key(self.process_id))
+            self.server.srem(self.processes_key, self.process_id)
             remaining = self.server.decr(self.workers_key)
             if remaining <= 0 and not self.persist:
                 self.flush()
-                self.server.delete(self.start_key, self.workers_key)
+                self.server.delete(self.start_key, self.workers_key, self.processes_key)
                 logger.info("distributed crawl: last process out, frontier %s cleared", self.queue.key)
         except REDIS_DOWN as e:
             logger.warning(
                 "distributed crawl: Redis at %s unreachable at close (%s); its keys are left as they are",
                 _where(self.server), self._clean(e),
             )
+
+    # -- the other processes ---------------------------------------------------------------------------
+
+    def _busy_key(self, process_id: str) -> str:
+        return f"{self.processes_key}:busy:{process_id}"
+
+    def busy_here(self) -> bool:
+        """Whether this process has work in hand: requests downloading or held, responses or items being
+        processed, start requests not all read. (Not the shared queue: it is everyone's.)"""
+        if self._local or self._held:
+            return True
+        engine = _engine(self.crawler)
+        if engine is None:
+            return False
+        slot = getattr(engine.scraper, "slot", None)
+        return bool(
+            engine.downloader.active or (slot is not None and not slot.is_idle())
+            or getattr(engine, "_start", None) is not None
+        )
+
+    def heartbeat(self) -> None:
+        """Renew this process's busy mark while it has work in hand (:meth:`busy_here`), remove it when it
+        has none. Run every ``NEWSCRAWL_REDIS_POLL_INTERVAL`` seconds during a crawl."""
+        busy = self.busy_here()
+        if not busy and not self._marked:
+            return
+        try:
+            if busy:
+                self.server.set(self._busy_key(self.process_id), 1, px=int(self.busy_ttl * 1000))
+            else:
+                self.server.delete(self._busy_key(self.process_id))
+            self._marked = busy
+        except REDIS_DOWN as e:
+            self._outage(e)
+
+    def others_busy(self) -> bool:
+        """Whether another process on this frontier has work in hand (links it finds will come to the
+        shared queue); True when Redis cannot tell."""
+        try:
+            members = {_text(m) for m in self.server.smembers(self.processes_key)} - {self.process_id}
+            if not members:
+                return False
+            return any(mark is not None for mark in self.server.mget([self._busy_key(m) for m in members]))
+        except REDIS_DOWN as e:
+            self._outage(e)
+            return True
 
     # -- the shared queue ------------------------------------------------------------------------------
 
@@ -425,6 +493,10 @@ def _engine(crawler: Crawler | None) -> Any:
         return crawler.engine if crawler is not None else None
     except RuntimeError:
         return None
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _where(server: Any) -> str:

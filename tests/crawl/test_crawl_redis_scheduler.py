@@ -165,3 +165,67 @@ def test_an_unreachable_redis_at_start_is_one_line(private_redis):
 def test_bad_timeouts_are_refused(private_redis, value):
     with pytest.raises(ConfigError, match="NEWSCRAWL_REDIS_TIMEOUT"):
         make(private_redis.url, NEWSCRAWL_REDIS_TIMEOUT=value)
+
+
+# -- the other processes on the frontier ----------------------------------------------------------------
+
+
+def test_a_process_with_work_in_hand_is_seen_busy_by_the_others(private_redis):
+    a, _ = make(private_redis.url)
+    b, _ = make(private_redis.url)
+    assert not b.others_busy() and not a.others_busy()
+    a.busy_here = lambda: True  # a page downloading or being extracted
+    a.heartbeat()
+    assert b.others_busy() and not a.others_busy()
+    a.busy_here = lambda: False
+    a.heartbeat()
+    assert not b.others_busy()
+
+
+def test_a_process_that_closes_is_no_longer_busy(private_redis):
+    a, _ = make(private_redis.url)
+    b, _ = make(private_redis.url)
+    a.busy_here = lambda: True
+    a.heartbeat()
+    a.close("finished")
+    assert not b.others_busy()
+
+
+def test_the_busy_mark_of_a_process_that_stopped_renewing_it_lapses(private_redis):
+    a, _ = make(private_redis.url)
+    b, _ = make(private_redis.url)
+    a.busy_ttl = 0.3
+    a.busy_here = lambda: True
+    a.heartbeat()  # and never again: killed, or frozen
+    assert b.others_busy()
+    deadline = time.monotonic() + 10
+    while b.others_busy() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not b.others_busy()
+
+
+def test_others_count_as_busy_while_redis_cannot_tell(private_redis):
+    a, _ = make(private_redis.url)
+    private_redis.stop()
+    assert a.others_busy()
+
+
+def test_an_idle_process_stays_open_while_another_is_busy():
+    from scrapy.exceptions import DontCloseSpider
+
+    from newscrawl.crawl.distributed import IdleClose
+
+    class Scheduler:
+        busy = True
+
+        def others_busy(self) -> bool:
+            return self.busy
+
+    crawler = get_crawler(Portal, {"NEWSCRAWL_REDIS_URL": "redis://127.0.0.1:1/0"})
+    scheduler = Scheduler()
+    crawler.engine = type("Engine", (), {"scheduler": scheduler})()
+    idle = IdleClose(crawler, idle_close=0)
+    with pytest.raises(DontCloseSpider, match="another process"):
+        idle.spider_idle(Portal())
+    scheduler.busy = False
+    idle.spider_idle(Portal())  # the queue has been empty long enough, and nobody else is busy: closes
