@@ -283,3 +283,39 @@ def test_a_page_footer_outweighing_a_short_article_is_not_the_content() -> None:
     )
     text = extract(html).text
     assert text.startswith("気象庁は13日") and "無断転載" not in text
+
+
+POST = [
+    "Last night the sky was clear enough to photograph the cluster with a small telescope.",
+    "The bright stars showed long spikes, and the blue nebula around them came out well.",
+]
+WIDGET = (
+    "This magazine was published for twenty years and covered telescopes, observing trips, star"
+    " parties, astrophotography, comets and eclipses; its archive of issues and its picture gallery"
+    " remain online for readers who want to browse the old articles and the readers' photographs."
+)
+
+
+def test_a_sidebar_text_widget_does_not_outweigh_a_short_post() -> None:
+    html = (
+        f"<html><body><div class='top'>{links(12, 'menu')}</div>"
+        f"<div class='wrap'><div class='content'><article><h1>Cluster</h1>{ps(POST)}"
+        f"</article></div><aside class='sidebar'><div class='textwidget'><p>{WIDGET}</p></div>"
+        f"{links(3)}</aside></div></body></html>"
+    )
+    text = extract(html).text
+    assert all(p in text for p in POST)
+    assert WIDGET not in text
+
+
+def test_an_aside_holding_most_of_the_page_or_inside_main_is_read() -> None:
+    most = (
+        f"<html><body><div class='top'>{links(4, 'menu')}</div>"
+        f"<aside id='secondary'><section><h1>Plan</h1>{ps(PARAS)}</section></aside></body></html>"
+    )
+    assert all(p in extract(most).text for p in PARAS)
+    in_main = (
+        f"<html><body><div class='top'>{links(4, 'menu')}</div><main><aside class='direct-content'>"
+        f"{ps(PARAS[:3])}</aside></main><div class='more'>{ps(POST)}{links(6, 'more')}</div></body></html>"
+    )
+    assert all(p in extract(in_main).text for p in PARAS[:3])

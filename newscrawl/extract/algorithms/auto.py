@@ -16,7 +16,9 @@ it fixes come from the choice of the content node:
   content root is the node of maximum S. A decay below 1 lets a node win only when its children's text
   adds up to more than the best single child, so the root settles on the lowest node that holds the
   bulk of the non-link text.
-  Consent dialogs (``onetrust``, ``consent``, ``cookie``, ``gdpr``) count against a root the same way.
+  Consent dialogs (``onetrust``, ``consent``, ``cookie``, ``gdpr``) count against a root the same way,
+  as does an <aside> outside <main> and <article> holding less than ``ASIDE_MAX_SHARE`` of the body's
+  text (a sidebar's text widget).
   When no node scores above zero (a name such as ``id="comments-enabled article"`` around the whole
   article), the scores are taken again without the names: a name may lower a score, not empty the page.
 - A thread's opening post replaces a later post chosen as the root (``first_post``): when at least
@@ -103,6 +105,12 @@ LEAD_LONG_CHARS = 100
 LEAD_MAX_SHARE = 0.5
 LEAD_TAGS = frozenset({"p", "div", "h2", "h3", "span", "section", "header", "strong", "b", "em"})
 PICTURE_TAGS = ("img", "picture", "video", "figure")
+#: an <aside> holding less than this share of the body's text counts against a content root, as a
+#: footer does: a sidebar's text widget outweighed short blog posts (trafilatura's set); an <aside>
+#: holding most of the page is its article (fundus: a news site sets its story in ``aside#secondary``)
+ASIDE_MAX_SHARE = 0.5
+#: an <aside> inside these is the page's own (a paywalled story set in ``main > aside``), not a sidebar
+ARTICLE_TAGS = frozenset({"main", "article"})
 LEAD_END = lazy_compile(r"[.!?。！？…\"'»«“”」』)）]\s*$")
 
 
@@ -138,6 +146,7 @@ def content_scores(
     parent = stats.parent
     own = stats.own_chars
     limit = comment_max_share * (stats.chars[0] if n else 0)
+    aside_limit = min(limit, ASIDE_MAX_SHARE * (stats.chars[0] if n else 0))
     negative = [False] * n
     scores = [0.0] * n
     tags = stats.tag
@@ -148,12 +157,26 @@ def content_scores(
         neg = (p >= 0 and negative[p]) or tags[i] == "a"
         if not neg and chars[i] < limit:
             cls, ident = classes[i], ids[i]
-            neg = tags[i] == "footer" or bool((cls or ident) and counts_against(cls, ident))
+            neg = (
+                tags[i] == "footer"
+                or (tags[i] == "aside" and chars[i] < aside_limit and not _inside(stats, i, ARTICLE_TAGS))
+                or bool((cls or ident) and counts_against(cls, ident))
+            )
         negative[i] = neg
         scores[i] = -link_penalty * own[i] if neg else float(own[i])
     for i in range(n - 1, 0, -1):
         scores[parent[i]] += decay * scores[i]
     return scores
+
+
+def _inside(stats: NodeStats, i: int, tags: frozenset[str]) -> bool:
+    """Whether an ancestor of element ``i`` has one of ``tags``."""
+    p = stats.parent[i]
+    while p >= 0:
+        if stats.tag[p] in tags:
+            return True
+        p = stats.parent[p]
+    return False
 
 
 def is_chrome(el: Element) -> bool:
@@ -366,7 +389,7 @@ def read_parts(
     stats: NodeStats, parts: list[int], params: AutoParams
 ) -> tuple[list[str], int, int, int, list[int]]:
     """The lead and the pruned text of ``parts``: paragraphs, how many of them are the lead, characters
-    and subtrees pruned, and the pruned subtrees that ``is_chrome`` names (by index)."""
+    and subtrees pruned, and the pruned subtrees that ``chrome_at`` names (by index)."""
     paras_list = lead(stats, parts[0])
     led = len(paras_list)
     dropped = skipped = 0
@@ -376,7 +399,7 @@ def read_parts(
         paras_list.extend(paragraphs(stats.elements[part], skip=skip))
         dropped += lost
         skipped += len(skip)
-        named.extend(stats.index[el] for el in skip if is_chrome(el))
+        named.extend(i for i in map(stats.index.__getitem__, skip) if chrome_at(stats, i))
     return paras_list, led, dropped, skipped, named
 
 
