@@ -13,6 +13,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -228,7 +229,13 @@ def make_params(algorithm: str, params: Mapping[str, Any]) -> Any:
     algo = REGISTRY.get(algorithm)
     if algo is None:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
-    return algo.make_params(params)
+    return algo.make_params(params) if params else _default_params(algorithm)
+
+
+@cache
+def _default_params(algorithm: str) -> Any:
+    """The default parameter object of ``algorithm``, built once (parameter objects are frozen)."""
+    return REGISTRY[algorithm].make_params({})
 
 
 def check_timezone(timezone: str | None) -> None:

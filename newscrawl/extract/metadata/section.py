@@ -83,11 +83,16 @@ def _crumb_elements(page: Page, body: BodyResult) -> Iterator[Element]:
     anchor = text_anchor(page, body)
     stop = len(stats) if anchor is None else anchor
     elements, classes, ids, own = stats.elements, stats.classes, stats.ids, stats.own_chars
+    marked: dict[tuple[str | None, str | None], bool] = {}  # a page repeats its names: each read once
     for i in range(stop):
         css, name = classes[i], ids[i]
         if css or name:
-            marks = f"{css or ''} {name or ''}"
-            if len(marks) > 4 and _BREADCRUMB_MARK.search(marks):
+            names = (css, name)
+            hit = marked.get(names)
+            if hit is None:
+                marks = f"{css or ''} {name or ''}"
+                hit = marked[names] = len(marks) > 4 and bool(_BREADCRUMB_MARK.search(marks))
+            if hit:
                 yield elements[i]
                 continue
         if not own[i]:
