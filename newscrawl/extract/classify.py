@@ -30,7 +30,7 @@ def classify_length(stats: NodeStats, short_threshold: int = SHORT_THRESHOLD_BYT
     if len(stats) == 0:
         return PageClassification("short", 0, 0)
     density = [c / (t or 1) for c, t in zip(stats.chars, stats.tags, strict=True)]
-    best = max(range(len(density)), key=density.__getitem__)
+    best = density.index(max(density))  # the first node of maximum density
     text = collapse("".join(stats.elements[best].itertext()))
     length = len(text.encode("utf-8"))
     return PageClassification("short" if length < short_threshold else "long", length, best)

@@ -411,13 +411,13 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
         empty = {"chosen": "auto", "why": "no text in body", "page_class": "short"}
         return use_script_data(page, BodyResult((), None, freeze(empty)), params.short_threshold)
     scores = content_scores(stats, params.decay, params.link_penalty, params.comment_max_share)
-    root = max(range(len(stats)), key=scores.__getitem__)
+    root = scores.index(max(scores))  # the first node of maximum score
     comments_counted = True
     if scores[root] <= 0:
         # nothing scores above zero: a comment/footer-looking class or id around the whole article
         # (``id="comments-enabled article"``) sank it; such a name may lower a score, not empty the page
         scores = content_scores(stats, params.decay, params.link_penalty, 0.0)
-        root = max(range(len(stats)), key=scores.__getitem__)
+        root = scores.index(max(scores))  # the first node of maximum score
         comments_counted = False
     thread_root = root
     root = first_post(stats, root, params)

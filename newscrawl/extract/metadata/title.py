@@ -42,6 +42,7 @@ White space is collapsed and no title is longer than ``MAX_TITLE_CHARS``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib.resources import files
@@ -502,17 +503,14 @@ def find_heading(
     anchor = text_anchor(page, body)
     best: tuple[tuple[int, int, int], str, str, Element] | None = None
     if anchor is not None:
-        elements, line = stats.elements, stats.line
+        elements, tags, line = stats.elements, stats.tag, stats.line
         line_a = line[anchor]
-        # walk out from the anchor while within the line window (cheaper than a whole-tree search)
-        lo = anchor
-        while lo > 0 and line_a - line[lo - 1] <= HEADING_LINES_BEFORE:
-            lo -= 1
-        hi = anchor
-        while hi + 1 < len(elements) and line[hi + 1] - line_a <= HEADING_LINES_AFTER:
-            hi += 1
+        # the elements within the line window around the anchor (line numbers never decrease in
+        # document order: two bisections, not a whole-tree search)
+        lo = bisect_left(line, line_a - HEADING_LINES_BEFORE, 0, anchor)
+        hi = bisect_right(line, line_a + HEADING_LINES_AFTER, anchor) - 1
         for i in range(lo, hi + 1):
-            tag = elements[i].tag
+            tag = tags[i]
             if tag not in _HEADING_TAGS:
                 continue
             level = int(tag[1])
