@@ -1,5 +1,5 @@
-"""A distributed crawl whose Redis (the test's own) stops for 10 s mid-crawl: every page is fetched and
-stored once, the crawl finishes with exit code 0; one whose Redis never comes back exits 1 with a count."""
+"""A distributed crawl whose Redis (the test's own) stops for 10 s mid-crawl: every page is fetched (twice
+at worst, when a reply is lost to a timeout) and stored once, the crawl finishes with exit code 0; one whose Redis never comes back exits 1 with a count."""
 
 from __future__ import annotations
 
@@ -45,7 +45,10 @@ def test_redis_stopped_mid_crawl_loses_no_page(tmp_path, private_redis):
     assert "unreachable" in text and "is back after" in text
     assert "Traceback" not in text
     assert set(hits) == set(pages)
-    assert {path: n for path, n in hits.items() if n != 1} == {}
+    # At least once, by design: a command whose reply is lost to the client's timeout (a loaded machine
+    # can hold a reply past NEWSCRAWL_REDIS_TIMEOUT) is sent again, so a page may be fetched twice
+    # (docs/SCALE.md); never three times, and the store keeps it once.
+    assert {path: n for path, n in hits.items() if not 1 <= n <= 2} == {}
     with sqlite3.connect(tmp_path / "store.sqlite3") as db:
         assert db.execute("SELECT COUNT(*), COUNT(DISTINCT url) FROM articles").fetchone() == (ARTICLES,) * 2
     assert "Spider closed (finished)" in text
