@@ -125,7 +125,8 @@ Metrics (per page, then over the dataset):
   page kind says article) with an empty text.
 - **invented offsets**: pages whose publish time carries a UTC offset the page does not support: no
   date-time on the page is written with that offset, and no declared language or host names a region with
-  it (zh/.cn, zh-TW, zh-HK, ja, ko: `evaluation/zones.py`).
+  it (zh/.cn, zh-TW, zh-HK, ja, ko: `evaluation/zones.py`). A Unix time the page writes (WeChat's
+  `var ct = "1581517074"`) given in UTC invents no zone.
 - Rows named `<dataset>/<group>` split a multilingual dataset by the language of its pages: `en`,
   `ja+ko+zh`, `other`.
 - **errors**: results with `.error` set; **exceptions**: `extract()` raised (it must not).

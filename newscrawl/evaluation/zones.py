@@ -14,6 +14,10 @@ A declared language or a host also supports the offsets of the zone the library'
 that date. The tables are shared data; the reading of the page and the offset check are this module's
 own, so a mistake of the library's zone inference is not repeated here.
 
+A Unix time the page writes (``var ct = "1581517074"``, WeChat's publish time: seconds, or milliseconds,
+since 1970 UTC) is an instant, not a wall clock: given in UTC (``+00:00``) it claims no zone of the page's,
+so that offset is not invented; in any other offset it needs the support above.
+
 >>> signals = zone_signals(b'<html lang="en"><meta content="2024-09-03T04:03:19">', "https://example.com/a")
 >>> invented_offset("2024-09-03T04:03:19+08:00", signals), invented_offset("2024-09-03T04:03:19", signals)
 (True, False)
@@ -53,6 +57,8 @@ _LANG_RE = re.compile(
     rb"|og:locale[\"']?\s+content\s*=\s*[\"']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)",
     re.IGNORECASE,
 )
+#: a Unix time in seconds or milliseconds between 2001-09-09 and 2033-05-18, quoted or after ``=`` / ``:``
+_EPOCH_RE = re.compile(rb"""[=:("'\s]\s*["']?(1\d{9})(?:\d{3})?["']?(?![\d.])""")
 _CHARSET_RE = re.compile(rb"charset\s*=\s*[\"']?([A-Za-z0-9_-]+)", re.IGNORECASE)
 #: declared charsets that are one country's standard, and that country's offset
 CHARSET_OFFSETS = {
@@ -85,6 +91,8 @@ class ZoneSignals:
     #: IANA zones the declared language or the host name (the library's tables, ``date_data``): an offset
     #: is supported when the zone has it at that time (summer time included)
     zones: frozenset[str] = frozenset()
+    #: the Unix times the page writes, as UTC instants to the minute: given in UTC, they invent no zone
+    epochs: frozenset[datetime] = frozenset()
 
     @property
     def offsets(self) -> frozenset[str]:
@@ -144,7 +152,12 @@ def zone_signals(page: bytes, url: str | None) -> ZoneSignals:
         regional.add(REGION_OFFSETS[tld])
     zones = {z for m in _LANG_RE.finditer(page[:LANG_SCAN_BYTES]) if (z := _language_zone(m))}
     zones |= {name for suffix, name in HOST_ZONES if host.endswith(suffix)}
-    return ZoneSignals(frozenset(written), frozenset(regional), frozenset(instants), frozenset(zones))
+    epochs = {
+        datetime.fromtimestamp(int(m.group(1)), UTC).replace(second=0) for m in _EPOCH_RE.finditer(page)
+    }
+    return ZoneSignals(
+        frozenset(written), frozenset(regional), frozenset(instants), frozenset(zones), frozenset(epochs)
+    )
 
 
 def _language_zone(m: re.Match[bytes]) -> str | None:
@@ -198,4 +211,6 @@ def invented_offset(published_at: str | None, signals: ZoneSignals) -> bool:
     offset = value_offset(published_at)
     if offset is None or offset in signals.offsets or _instant(published_at) in signals.instants:
         return False
+    if offset == "+00:00" and _instant(published_at) in signals.epochs:
+        return False  # a Unix time the page writes, given in UTC
     return not any(_zone_has(zone, published_at or "", offset) for zone in signals.zones)

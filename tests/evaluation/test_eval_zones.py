@@ -75,3 +75,18 @@ def test_a_declared_language_supports_its_zones_offset_at_that_date_summer_time_
     assert not invented_offset("2022-02-03T15:34:00+01:00", signals)  # winter in Berlin
     assert not invented_offset("2022-07-03T15:34:00+02:00", signals)  # summer
     assert invented_offset("2022-02-03T15:34:00+02:00", signals)
+
+
+def test_a_unix_time_the_page_writes_given_in_utc_invents_no_zone():
+    # WeChat's shape: the publish time only as seconds since 1970 (1581517074 is 2020-02-12 14:17:54 UTC)
+    signals = zone_signals(b'<html><script>var ct = "1581517074";</script>', None)
+    assert not invented_offset("2020-02-12T14:17:54+00:00", signals)
+    assert invented_offset("2020-02-12T22:17:54+08:00", signals)  # the same instant in a zone never named
+    assert invented_offset("2020-02-13T14:17:54+00:00", signals)  # another instant
+
+
+def test_milliseconds_are_a_unix_time_and_other_numbers_are_not():
+    signals = zone_signals(b'<script>data = {"ts": 1581517074000, "id": "x1581517074"}</script>', None)
+    assert not invented_offset("2020-02-12T14:17:54+00:00", signals)
+    signals = zone_signals(b"<p>Order no. A1581517074</p>", None)
+    assert invented_offset("2020-02-12T14:17:54+00:00", signals)
