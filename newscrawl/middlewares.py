@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from scrapy import Request
+from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.downloadermiddlewares import redirect, robotstxt
 from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -191,7 +191,9 @@ class MetaRefreshMiddleware(redirect.MetaRefreshMiddleware):
     511 dataset pages of ``bench-crawl --pages-from``, whose text the spider never reads for an
     article); a response whose head holds no "refresh" (:func:`may_refresh`) goes on untouched."""
 
-    def process_response(self, request: Request, response: Response) -> Any:
+    def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Request | Response:
         if isinstance(response, HtmlResponse) and not may_refresh(response.body):
             return response
         return super().process_response(request, response)

@@ -254,9 +254,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         cpu = {k: statistics.median(t.cpu for t in v) for k, v in runs.items()}
         print(f"median extract  : wall {wall['extract']:6.2f} s, CPU {cpu['extract']:6.2f} s "
               f"({archive.pages / wall['extract']:.0f} pages/s)")
-        workers = statistics.median(t.workers_cpu for t in runs["reextract"])
+        pool_cpu = statistics.median(t.workers_cpu for t in runs["reextract"])
         print(f"median reextract: wall {wall['reextract']:6.2f} s, CPU {cpu['reextract']:6.2f} s "
-              f"({archive.pages / wall['reextract']:.0f} pages/s; extraction workers {workers:.2f} s CPU)")
+              f"({archive.pages / wall['reextract']:.0f} pages/s; extraction workers {pool_cpu:.2f} s CPU)")
         print(f"reextract throughput / extract: {wall['extract'] / wall['reextract']:.2f}x wall, "
               f"{cpu['extract'] / cpu['reextract']:.2f}x CPU"
               + ("" if counted else " (CPU of orphaned worker processes not counted on this system)"))

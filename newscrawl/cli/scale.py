@@ -304,7 +304,7 @@ def run_bench_crawl(args: argparse.Namespace) -> int:
             print("| run | processes | pages | seconds | pages/s | fetched twice | crawler CPU s | "
                   "pages/CPU s | server CPU s |")
             print("|---|---|---|---|---|---|---|---|---|")
-            runs = [(1, None)]
+            runs: list[tuple[int, str | None]] = [(1, None)]
             if redis:
                 runs.append((args.processes, redis))
             rates: dict[int, list[float]] = {}

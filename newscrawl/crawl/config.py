@@ -442,8 +442,8 @@ def check_settings(settings: BaseSettings) -> None:
             raise ConfigError(f"{name}: expected true or false, got {settings.get(name)!r}") from e
     for name, (low, high) in INT_SETTINGS.items():
         _check_int(settings, name, low, high)
-    for name, low in FLOAT_SETTINGS.items():
-        _check_float(settings, name, low)
+    for name, least in FLOAT_SETTINGS.items():
+        _check_float(settings, name, least)
     for name in settings:
         # Scrapy's own defaults are right (and reading a deprecated one warns): only what was set
         if not isinstance(name, str) or (settings.getpriority(name) or 0) <= 0:

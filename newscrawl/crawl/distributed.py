@@ -91,8 +91,7 @@ class RedisAddon:
         settings.set("SCHEDULER_SERIALIZER", "newscrawl.crawl.wire", priority="addon")
         # into EXTENSIONS whatever its priority: the project's own EXTENSIONS (summary, loop lag) outrank
         # an add-on's setting, and a plain set() here was silently ignored
-        idle_close = "newscrawl.crawl.distributed.IdleClose"
-        settings.setdefault_in_component_priority_dict("EXTENSIONS", idle_close, 500)
+        settings.setdefault_in_component_priority_dict("EXTENSIONS", IdleClose, 500)
 
 
 class IdleClose:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import resource
 import time
-from typing import Any
+from typing import Any, cast
 
 from scrapy import signals
 from scrapy.crawler import Crawler
@@ -68,9 +68,10 @@ class LoopLag:
 
     def _schedule(self) -> None:
         from twisted.internet import reactor
+        from twisted.internet.base import ReactorBase
 
         self._due = time.monotonic() + self.interval
-        self._call = reactor.callLater(self.interval, self._tick)  # type: ignore[attr-defined]
+        self._call = cast(ReactorBase, reactor).callLater(self.interval, self._tick)
 
     def _tick(self) -> None:
         self.lags.append(max(0.0, time.monotonic() - self._due))

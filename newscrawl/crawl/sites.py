@@ -318,6 +318,7 @@ def parse_site(data: Mapping[str, Any], source: str) -> Site:
         raise _fail(source, "follow_from_articles", f"must be true or false, not {follow!r}")
 
     render = data.get("render", False)
+    render_patterns: tuple[re.Pattern[str], ...]
     if isinstance(render, bool):
         render_all, render_patterns = render, ()
     elif isinstance(render, list):

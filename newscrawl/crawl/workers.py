@@ -32,13 +32,16 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
 from multiprocessing.connection import Connection
-from typing import Any, NamedTuple
+from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
+from typing import Any, NamedTuple, cast
 
 from newscrawl.extract import Extraction, Limits, extract
 from newscrawl.extract.metadata.dates import warm_up
 
 logger = logging.getLogger(__name__)
 
+#: the multiprocessing contexts a pool may start its workers with (each has ``Process`` and ``Pipe``)
+_Context = ForkServerContext | SpawnContext | ForkContext
 #: seconds a new worker may take to import the extraction library and warm dateparser before it is
 #: taken for broken (typically 0.5-1 s; a loaded 2-core machine can take several times that)
 START_TIMEOUT = 60.0
@@ -222,7 +225,7 @@ class WorkerPool:
         self.workers = workers
         self.kill_after = kill_after
         self.warm = warm
-        self.context = multiprocessing.get_context(start_method)
+        self.context = cast(_Context, multiprocessing.get_context(start_method))
         if start_method == "forkserver":
             self.context.set_forkserver_preload(PRELOAD)
         self._queue: queue.Queue[Any] = queue.Queue()

@@ -100,7 +100,7 @@ def rewrap(template: bytes, template_text: str, paragraphs: Sequence[str]) -> by
     if first is None or last is None:
         return None
     ancestors = {id(a): a for a in first.iterancestors()} | {id(first): first}
-    box = last
+    box: etree._Element | None = last
     while box is not None and id(box) not in ancestors:
         box = box.getparent()
     if box is None or box.tag in ("html", "body"):

@@ -143,9 +143,9 @@ def zone_signals(page: bytes, url: str | None) -> ZoneSignals:
         if region:
             regional.add(REGION_OFFSETS[region])
     for m in _CHARSET_RE.finditer(page[:LANG_SCAN_BYTES]):
-        offset = CHARSET_OFFSETS.get(m.group(1).decode().lower())
-        if offset:
-            regional.add(offset)
+        charset_offset = CHARSET_OFFSETS.get(m.group(1).decode().lower())
+        if charset_offset:
+            regional.add(charset_offset)
     host = (urlsplit(url).hostname or "") if url else ""
     tld = host.rsplit(".", 1)[-1]
     if tld in REGION_OFFSETS and tld not in _LANGUAGE_ONLY_REGIONS:

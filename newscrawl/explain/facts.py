@@ -481,7 +481,7 @@ def _why_dropped(page: Page, algorithm: str, params: Any, body: BodyResult) -> A
     def outside(i: int) -> bool:
         return root is None or not (root <= i < stats.subtree_end(root))
 
-    if algorithm == "auto" and root is not None:
+    if algorithm == "auto" and root is not None and body.node is not None:
         skip, _ = auto_algo.prune(stats, root, params)
         skipped = {stats.index[e] for e in skip}
         before = tuple(paragraphs(body.node, skip=skip))

@@ -176,7 +176,7 @@ def drift(
         if latest.records < MIN_RECORDS:
             continue
         for label in FILL_FIELDS:
-            past = [c.fill[label] for c in baseline if c.fill.get(label) is not None]
+            past = [value for c in baseline if (value := c.fill.get(label)) is not None]
             now = latest.fill.get(label)
             if past and now is not None and now < statistics.median(past) - fill_drop:
                 alerts.append(Alert(name, f"fill rate of {label}", now, statistics.median(past)))

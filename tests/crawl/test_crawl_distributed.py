@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 from scrapy.settings import Settings
+from scrapy.utils.misc import load_object
 
 from newscrawl.bench.site import SITE_NAME, crawler_env, serve
-from newscrawl.crawl.distributed import RedisAddon
+from newscrawl.crawl.distributed import IdleClose, RedisAddon
 
 REDIS_URL = os.environ.get("NEWSCRAWL_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
@@ -51,7 +52,7 @@ def test_addon_installs_the_redis_scheduler_with_prefixed_keys():
     RedisAddon().update_settings(settings)
     assert settings["SCHEDULER"] == "newscrawl.crawl.scheduler.RedisScheduler"
     assert settings["SCHEDULER_QUEUE_KEY"] == "job7:%(spider)s:requests"
-    assert "newscrawl.crawl.distributed.IdleClose" in settings.getdict("EXTENSIONS")
+    assert IdleClose in map(load_object, settings.getdict("EXTENSIONS"))
 
 
 def crawl(site_dir: Path, out: Path, db: Path, prefix: str) -> subprocess.Popen:
