@@ -33,6 +33,10 @@ AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
 COOKIES_ENABLED = False
 TELNETCONSOLE_ENABLED = False
+# Scrapy's remote control: an HTTP server on localhost that runs the Python code sent to it (behind a token
+# written to a file in the user's profile). Off like the telnet console; -s REMOTE_CONTROL_ENABLED=True
+# turns it on for a crawl that needs it
+REMOTE_CONTROL_ENABLED = False
 DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 # start page -> pagination pages -> article; deeper chains are rarely news

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings, Settings
 from scrapy.utils.test import get_crawler
 
@@ -41,6 +42,17 @@ def test_project_settings_do_not_repeat_the_defaults() -> None:
     project = Settings()
     project.setmodule("newscrawl.settings", priority="project")
     assert [name for name in project if str(name).startswith("NEWSCRAWL_")] == []
+
+
+def test_a_crawl_opens_no_server_that_runs_code_unless_asked() -> None:
+    remote_control = pytest.importorskip("scrapy.extensions.remote_control")
+    project = BaseSettings()
+    project.setmodule("newscrawl.settings", priority="project")
+    with pytest.raises(NotConfigured):
+        remote_control.RemoteControl.from_crawler(get_crawler(settings_dict=dict(project)))
+    project.set("REMOTE_CONTROL_ENABLED", True, priority="cmdline")  # -s REMOTE_CONTROL_ENABLED=True
+    assert remote_control.RemoteControl.from_crawler(get_crawler(settings_dict=dict(project)))
+    assert project.getbool("TELNETCONSOLE_ENABLED", True) is False
 
 
 def test_a_crawl_gets_the_defaults_nothing_else_set_at_default_priority(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """A distributed crawl whose Redis (the test's own) stops for 10 s mid-crawl: every page is fetched (twice
-at worst, when a reply is lost to a timeout) and stored once, the crawl finishes with exit code 0; one whose Redis never comes back exits 1 with a count."""
+at worst, when a reply is lost to a timeout) and stored once, the crawl finishes with exit code 0; one
+whose Redis never comes back exits 1 with a count."""
 
 from __future__ import annotations
 
