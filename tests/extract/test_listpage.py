@@ -68,3 +68,20 @@ def test_url_shape_abstracts_ids_and_digits():
 def test_bad_parameter_raises_naming_it(params, name):
     with pytest.raises(ValueError, match=name):
         ListParams(**params).validate()
+
+
+def test_links_longer_than_a_crawl_would_request_are_not_entries():
+    # fuzzing met list pages whose hrefs held 20 KB of digit runs: their URL shapes took over 1 s of CPU
+    from newscrawl.extract.listpage import MAX_URL_CHARS
+
+    long = "/c/" + "1a" * MAX_URL_CHARS + ".html"
+    items = "".join(
+        f"<li><a href='/c/2024/{i}.html'>第{i}条新闻的标题文字</a></li>"
+        f"<li><a href='{long}{i}'>第{i}条很长的链接</a></li>"
+        for i in range(1, 6)
+    )
+    html = f"<html><body><ul class='list'>{items}</ul></body></html>"
+    page = Page(html=html, root=parse_html(html), url="https://news.example.cn/roll/index.html")
+    assert [e.url for e in extract_list(page).entries] == [
+        f"https://news.example.cn/c/2024/{i}.html" for i in range(1, 6)
+    ]
