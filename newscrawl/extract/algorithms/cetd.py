@@ -23,6 +23,7 @@ the same reason a marked node inside a sentence is widened to its enclosing bloc
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import register
@@ -90,14 +91,16 @@ def extract_cetd(page: Page, params: CETDParams) -> BodyResult:
     t = threshold_on_path(stats, dens, root)
 
     marked: list[int] = []
+    covered = Subtrees(stats)
     stack = [0]
     while stack:
         i = stack.pop()
         if dens[i] < t:
             continue
         m = best[i]
-        if not marked or not _inside(stats, m, marked):
+        if m not in covered:
             marked.append(m)
+            covered.add(m)
         stack.extend(reversed(stats.children(i)))
     lines: LineCache = {}
     widened = [widen_to_paragraph(stats.elements[m], cache=lines) for m in marked]
@@ -113,8 +116,24 @@ def extract_cetd(page: Page, params: CETDParams) -> BodyResult:
     )
 
 
-def _inside(stats: NodeStats, i: int, roots: list[int]) -> bool:
-    return any(r <= i < stats.subtree_end(r) for r in roots)
+class Subtrees:
+    """Nodes covered by a set of subtrees, asked in O(log n): subtrees are nested or disjoint, so the
+    outermost ones, kept sorted, cover the rest. (Each node was checked against every subtree marked
+    before it: a mutated 144 KB page with thousands of marked nodes ran for minutes; fuzz seed 16.)"""
+
+    def __init__(self, stats: NodeStats) -> None:
+        self.stats = stats
+        self.starts: list[int] = []  # the outermost subtrees' roots, in document order
+
+    def __contains__(self, node: int) -> bool:
+        k = bisect.bisect_right(self.starts, node) - 1
+        return k >= 0 and node < self.stats.subtree_end(self.starts[k])
+
+    def add(self, root: int) -> None:
+        """Add the subtree of ``root`` (not covered yet): it replaces the outermost ones inside it."""
+        lo = bisect.bisect_left(self.starts, root)
+        hi = bisect.bisect_left(self.starts, self.stats.subtree_end(root))
+        self.starts[lo:hi] = [root]
 
 
 def _outermost(stats: NodeStats, nodes: list[int]) -> list[int]:
