@@ -122,7 +122,8 @@ Metrics (per page, then over the dataset):
   it with letters cut out (`metrics.is_broken`; "包括先锋领航、摩根大通等" kept as "包括先锋领航、等").
   Paragraphs cut short or missing are not counted here (recall sees them).
 - **empty articles**: article pages (the truth has body text or `with` snippets; without such truth, our
-  page kind says article) with an empty text.
+  page kind says article and the page's body has text: a bot-check page or an empty JavaScript app shell
+  has no article to miss) with an empty text.
 - **invented offsets**: pages whose publish time carries a UTC offset the page does not support: no
   date-time on the page is written with that offset, and no declared language or host names a region with
   it (zh/.cn, zh-TW, zh-HK, ja, ko: `evaluation/zones.py`). A Unix time the page writes (WeChat's
