@@ -90,3 +90,19 @@ def test_milliseconds_are_a_unix_time_and_other_numbers_are_not():
     assert not invented_offset("2020-02-12T14:17:54+00:00", signals)
     signals = zone_signals(b"<p>Order no. A1581517074</p>", None)
     assert invented_offset("2020-02-12T14:17:54+00:00", signals)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [b"<script>ct = 1581517074</script>", b"<script>{ct:  '1581517074'}</script>", b"<p>(1581517074)</p>",
+     b"<p>at 1581517074</p>", b'<i data-t="1581517074">'],
+)
+def test_a_unix_time_is_read_after_any_delimiter_spaces_and_quote(page: bytes) -> None:
+    assert not invented_offset("2020-02-12T14:17:54+00:00", zone_signals(page, None))
+
+
+def test_a_page_of_white_space_is_read_once() -> None:
+    # every space of a long run used to start a match that read the whole run: 20,000 spaces took 6 s,
+    # this page would take hours
+    page = b"<pre>" + b" \n" * 500_000 + b'</pre><script>var ct = "1581517074";</script>'
+    assert not invented_offset("2020-02-12T14:17:54+00:00", zone_signals(page, None))
