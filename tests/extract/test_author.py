@@ -361,3 +361,52 @@ def test_clean_value_caps_the_length():
 
 def test_no_author_anywhere_gives_not_found():
     assert author(page()) == (None, None)
+
+
+# --- JSON-LD persons against meta tags ---------------------------------------------------------------
+
+
+def test_json_ld_person_beats_a_meta_author_naming_someone_else():
+    head = '<meta name="author" content="Example Media House">' + ld(
+        {"@type": "NewsArticle", "author": {"@type": "Person", "name": "Jane Doe"}}
+    )
+    assert author(page(head, en=True)) == ("Jane Doe", "json-ld:author")
+
+
+def test_json_ld_person_given_by_reference_in_the_graph_is_looked_up():
+    graph = {
+        "@graph": [
+            {"@type": "Article", "author": {"@id": "https://example.org/#/person/1"}},
+            {"@type": "Person", "@id": "https://example.org/#/person/1", "name": "Jane Doe"},
+        ]
+    }
+    head = '<meta name="author" content="Theme Maker">' + ld(graph)
+    assert author(page(head, en=True)) == ("Jane Doe", "json-ld:author")
+
+
+def test_meta_author_stays_when_json_ld_names_the_same_writer():
+    head = '<meta name="author" content="Jane Doe, Example Desk">' + ld(
+        {"@type": "NewsArticle", "author": {"@type": "Person", "name": "Jane Doe"}}
+    )
+    assert author(page(head, en=True))[1] == "meta:author"
+
+
+def test_meta_author_stays_when_json_ld_names_an_organisation():
+    head = '<meta name="author" content="Jane Doe">' + ld(
+        {"@type": "NewsArticle", "author": {"@type": "Organization", "name": "Example News"}}
+    )
+    assert author(page(head, en=True)) == ("Jane Doe", "meta:author")
+
+
+def test_meta_author_stays_when_the_byline_by_the_text_names_it():
+    head = '<meta name="author" content="Jane Doe">' + ld(
+        {"@type": "NewsArticle", "author": {"@type": "Person", "name": "Web Producer"}}
+    )
+    html = page(head, top='<span class="byline">Jane Doe, Example News</span>', en=True)
+    assert author(html) == ("Jane Doe", "meta:author")
+
+
+def test_a_meta_key_with_more_names_than_a_byline_holds_is_a_reference_list():
+    cited = "".join(f'<meta name="author" content="Writer {chr(65 + i)}. Name">' for i in range(15))
+    html = page(cited, top='<a rel="author" href="/people/jd">Jane Doe</a>', en=True)
+    assert author(html) == ("Jane Doe", "byline:rel")

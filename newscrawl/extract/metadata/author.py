@@ -320,6 +320,48 @@ def _json_ld_author(meta: PageMeta) -> str | None:
     return None
 
 
+def _json_ld_persons(meta: PageMeta) -> list[str]:
+    """The names of the JSON-LD authors typed ``Person`` (a reference ``{"@id": ...}`` looked up in the
+    page's graph), cleaned, in order: the people a structured record says wrote the article."""
+    by_id: dict[str, dict[str, object]] | None = None
+    for obj in meta.json_ld:
+        value = obj.get("author")
+        if not value:
+            continue
+        names: list[str] = []
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, dict):
+                continue
+            if set(item) <= {"@id", "@type"} and isinstance(item.get("@id"), str):
+                if by_id is None:
+                    by_id = {o["@id"]: o for o in meta.json_ld if isinstance(o.get("@id"), str)}
+                item = by_id.get(item["@id"], item)  # Yoast: {"author": {"@id": "#/schema/person/1"}}
+            kind = item.get("@type")
+            if "Person" not in (kind if isinstance(kind, list) else [kind]):
+                continue
+            name = _person_name(item)
+            cleaned = clean_value(name) if isinstance(name, str) else None
+            if cleaned and cleaned not in names:
+                names.append(cleaned)
+        if names:
+            return names[:MAX_LIST_NAMES]
+    return []
+
+
+def _same_people(names: Iterable[str], others: Iterable[str]) -> bool:
+    """True when a name of one list is, or is part of, a name of the other ("Jane Doe" and "Jane Doe,
+    Reuters"; "박준석" and "박준석 기자 외 1명"): the two sources credit the same writer."""
+    a = [n.casefold() for n in names]
+    b = [n.casefold() for n in others]
+    return any(x in y or y in x for x in a for y in b)
+
+
+def _shown_byline(page: Page, body: BodyResult, names: Iterable[str]) -> bool:
+    """True when the byline markup by the text names one of ``names``."""
+    shown = _byline_markup(page, body).value
+    return bool(shown) and _same_people(names, [shown or ""])
+
+
 def _person_name(item: dict[str, object]) -> object:
     """A JSON-LD person's ``name``, else ``givenName`` and ``familyName`` put together."""
     name = item.get("name")
@@ -817,9 +859,19 @@ def _author_chain(
             held = held or Found(value, f"meta:{key}")
         elif value not in declared.setdefault(key, []):
             declared[key].append(value)
+    # a key naming more writers than any byline does is a reference list ("citation" tags of every paper
+    # cited), not the article's writers
+    declared = {k: v for k, v in declared.items() if len(v) <= MAX_LIST_NAMES}
     if declared:
         key, values = next(iter(declared.items()))
         names = [n for v in values for n in split_names(v)]
+        # a JSON-LD Person the meta tags do not name is the writer: the meta tag then names the publisher,
+        # the account that posted or the theme's author ("Condé Nast", "Grist" beside the reporter)
+        persons = [
+            p for p in _json_ld_persons(meta) if not (is_outlet(p) or site.is_site(p) or is_organisation(p))
+        ]
+        if persons and not _same_people(names, persons) and not _shown_byline(page, body, names):
+            return Found(join_names(n for p in persons for n in split_names(p)), "json-ld:author")
         # a JSON-LD list that names these writers and more is the fuller byline (meta often gives one)
         listed = split_names(_json_ld_author(meta))
         if len(listed) > len(names) and set(names) <= set(listed):
