@@ -292,10 +292,7 @@ def test_a_person_and_a_date_closing_the_text_is_no_signature():
 
 
 def test_twitter_label_written_by_names_the_writer():
-    head = (
-        '<meta name="twitter:label1" content="Verfasst von">'
-        '<meta name="twitter:data1" content="Jane Doe">'
-    )
+    head = '<meta name="twitter:label1" content="Verfasst von"><meta name="twitter:data1" content="Jane Doe">'
     assert author(page(head, en=True)) == ("Jane Doe", "meta:twitter:data")
 
 
@@ -410,3 +407,76 @@ def test_a_meta_key_with_more_names_than_a_byline_holds_is_a_reference_list():
     cited = "".join(f'<meta name="author" content="Writer {chr(65 + i)}. Name">' for i in range(15))
     html = page(cited, top='<a rel="author" href="/people/jd">Jane Doe</a>', en=True)
     assert author(html) == ("Jane Doe", "byline:rel")
+
+
+# --- byline lines of other shapes --------------------------------------------------------------------
+
+
+def test_a_heading_that_is_only_the_writers_label_names_the_writer_below_it():
+    html = page(
+        top='<h4 class="meta-title">Autor</h4><p class="meta-text"><a href="/p/1">Jane Doe</a></p>', en=True
+    )
+    assert author(html) == ("Jane Doe", "line:writer")
+
+
+def test_a_label_heading_with_the_name_in_its_tail():
+    html = page(top='<div><h5 class="inline">Autor: </h5>Jane Doe/EX-Agency</div>', en=True)
+    assert author(html) == ("Jane Doe", "line:writer")
+
+
+def test_by_between_bars_of_a_meta_row():
+    html = page(
+        top="<span>Food</span> | <span>By </span><span>Jane Doe</span> | <time>May 2, 2020</time>", en=True
+    )
+    assert author(html) == ("Jane Doe", "line:writer")
+
+
+def test_by_glued_to_the_name_by_inline_markup():
+    html = page(top="<div><span>By</span><a href='/team/jd'>J.R. Doe</a></div>", en=True)
+    assert author(html) == ("J.R. Doe", "line:writer")
+
+
+def test_by_after_a_rule_of_dashes():
+    html = page(top="<span><em>---- by Jane Doe</em></span>", en=True)
+    assert author(html) == ("Jane Doe", "line:writer")
+
+
+def test_a_name_glued_to_the_next_word_is_no_byline():
+    html = page(top="<div>by <a href='/x'>Example Times</a><span>May 2, 2020</span></div>", en=True)
+    assert author(html) == (None, None)
+
+
+def test_von_opening_an_enumeration_is_no_byline():
+    html = page(top="<p>Von Sprachregeln, Politik und Sprache</p><p>Autor: Jane Doe</p>", en=True)
+    assert author(html) == ("Jane Doe", "line:writer")
+
+
+def test_written_by_names_the_writer():
+    html = page(first="<em>Written by: <a href='https://example.org/story'>Jane Doe</a></em>", en=True)
+    assert author(html) == ("Jane Doe", "line:writer")
+
+
+def test_a_tilde_before_the_name_is_dropped():
+    html = page(
+        top='<span class="byline"><span class="sep"> ~ </span><a href="/u/jd">Jane Doe</a></span>', en=True
+    )
+    assert author(html) == ("Jane Doe", "byline:class")
+
+
+def test_an_editor_of_a_book_is_not_the_writer():
+    html = page(top='<span itemprop="author">Revised Edition Edited by John Roe</span>', en=True)
+    assert author(html) == (None, None)
+
+
+def test_an_author_box_naming_the_site_yields_to_a_byline_naming_a_person():
+    html = page(
+        top='<span class="author">The Example Press</span>',
+        first="<em>Written by: Jane Doe</em>",
+        en=True,
+    )
+    assert author(html, url="https://www.theexamplepress.com/2020/story") == ("Jane Doe", "line:writer")
+
+
+def test_an_author_box_naming_a_person_whose_name_starts_the_host_is_kept():
+    html = page(top='<span class="author">jane</span>', en=True)
+    assert author(html, url="https://janedoeblog.com/post") == ("jane", "byline:class")

@@ -129,7 +129,7 @@ _CJK = r"\u3400-\u9fff"
 _WRITER = lazy_compile(
     rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端]))"
     rf"(?:作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|特约记者|本报记者|记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／]|文\s*[:：]|"
-    r"[Aa]uthor\s*:|Autor(?:in)?\s*:)\s*[:：]?\s*"
+    r"[Aa]uthor\s*:|Autor(?:in)?\s*:|[Ww]ritten by\s*:?)\s*[:：]?\s*"
 )
 #: editor keywords (the value follows; "编辑部", "编辑推荐" are not credits)
 EDITOR_KEYWORD = lazy_compile(
@@ -150,10 +150,19 @@ _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
 #: cheap pre-filter: a line without any of these cannot hold a byline
 _ANY_KEY = lazy_compile(
     r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|本[贴帖]由|发表于|發表於|posted|"
-    r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s"
+    r"^[\s~\-–—]*(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s|By[A-Z])|[Ww]ritten by"
 )
-#: English and European bylines at the start of a line
-_BY = lazy_compile(r"^\s*(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s+(?=\S)")
+#: English and European bylines at the start of a line, after a rule of dashes or a tilde ("---- by X",
+#: "~ X"), or glued to the name by inline markup ("ByJ.R. Doe")
+_BY = lazy_compile(
+    r"^[\s~\-–—]*(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s+(?=\S)|By(?=[A-Z][a-z.]))"
+)
+#: what follows the first word of an enumeration: ", Politik und Sprache"
+_ENUMERATION = lazy_compile(r"^\s*,[^,]{1,40}\s(?:und|and|et|y|e)\s")
+#: a word glued to the next one by inline markup ("TimesNovember"; not "McDonald", "DeVito")
+_GLUED = lazy_compile(r"[a-z]{3}[A-Z]")
+#: a writer credit of a book or collection, not of the article ("Revised Edition Edited by X")
+_EDITED_BY = lazy_compile(r"\b(?:[Ee]dited|[Cc]ompiled|[Hh]erausgegeben)\s+(?:by|von)\b")
 #: a closing "（X）" / "（X 上海报道）" / "（记者 X）" at the end of the last paragraph
 _CLOSING = lazy_compile(
     rf"[（(]\s*([{_CJK}·]{{2,4}}(?:[\s、]+[{_CJK}·]{{2,4}})*)\s*(?:[{_CJK}]{{2,6}}报道)?\s*[）)]\s*$"
@@ -240,7 +249,7 @@ _DATE_THEN_NAME = lazy_compile(
 )
 _URL = lazy_compile(r"https?://|www\.|\.(?:com|cn|net|org|html?)\b", re.I)
 _DATE_ONLY = lazy_compile(r"^[\d\s:：/.\-年月日T+]+$")
-_STRIP = " \t\r\n\u3000:：-–—|｜/／·•,，;；。()（）[]【】〔〕<>《》\"'“”‘’□■●◆"
+_STRIP = " \t\r\n\u3000:：-–—|｜/／·•,，;；。()（）[]【】〔〕<>《》\"'“”‘’□■●◆~"
 _BRACKETED = lazy_compile(r"[（(\[【]([^（()\[\]【】]{2,40})[）)\]】]")
 
 
@@ -263,7 +272,7 @@ def clean_value(value: str | None) -> str | None:
         return None
     if _PLACEHOLDER.match(value) or _SLUG.match(value) or _MARKUP.search(value) or _DIGITS.search(value):
         return None
-    if _EMAIL.search(value):
+    if _EMAIL.search(value) or _EDITED_BY.search(value):
         return None
     if not any(ch.isalpha() for ch in value):
         return None
@@ -479,7 +488,7 @@ def _range_lines(page: Page, start: int, stop: int) -> list[str]:
             out.append(" ".join("".join(buf).split()))
             buf = []
         end = i + tags[i] + 1
-        if tag in _HEADINGS:
+        if tag in _HEADINGS and not _is_label(el):
             skip_end = end
         else:
             text = el.text
@@ -495,7 +504,32 @@ def _range_lines(page: Page, start: int, stop: int) -> list[str]:
             buf.append(tail)
     if buf:
         out.append(" ".join("".join(buf).split()))
-    return [line for line in out if line]
+    return _join_labels([line for line in out if line])
+
+
+#: a writer's label alone, its name in the next element ("<h4>Autor</h4><p><a>Jane Doe</a></p>")
+_LABEL_ONLY = lazy_compile(r"^(?:Autor(?:in)?|Author|作者)\s*[:：]?$")
+#: the longest such label
+MAX_LABEL_CHARS = 9
+
+
+def _is_label(el: Element) -> bool:
+    """True for a heading that is only a writer's label: its text is kept as a byline line."""
+    text = el.text
+    if not text or len(el) or len(text) > 3 * MAX_LABEL_CHARS:
+        return False
+    return bool(_LABEL_ONLY.match(text.strip()))
+
+
+def _join_labels(lines: list[str]) -> list[str]:
+    """``lines`` with a line that is only a writer's label joined to the next one ("Autor" + "Jane Doe" ->
+    "Autor: Jane Doe")."""
+    for k in range(len(lines) - 1):
+        line = lines[k]
+        if len(line) <= MAX_LABEL_CHARS and _LABEL_ONLY.match(line):
+            lines[k : k + 2] = [f"{line.rstrip(':： ')}: {lines[k + 1]}"]
+            break
+    return lines
 
 
 def text_start_lines(page: Page, body: BodyResult) -> list[str]:
@@ -679,10 +713,9 @@ def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
                 if len(other) <= MAX_BYLINE_LINE and _WRITER.search(other.strip()[:BYLINE_KEY_CHARS]):
                     names += [n for v in _keyword_values(other, _WRITER, people=True) for n in split_names(v)]
             return Found(join_names(dict.fromkeys(names)), "line:writer")
-        if _BY.match(line) and len(line) <= 2 * MAX_BYLINE_LINE:
-            by = _names(_BY.sub("", line, count=1))
-            if by:
-                return Found(by, "line:writer")
+        by = _by_line(line)
+        if by:
+            return Found(by, "line:writer")
         m = _DATE_THEN_NAME.match(line)
         if m and len(line) <= MAX_BYLINE_LINE and not NOT_NAME_WORDS & set(m.group(1).lower().split()):
             return Found(m.group(1), "line:writer")
@@ -701,6 +734,29 @@ def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
         if m and not NOT_NAME_WORDS & {w.lower() for w in m.group(1).split()}:
             return Found(m.group(1), "line:writer")
     return NOT_FOUND
+
+
+def _by_line(line: str) -> str | None:
+    """The names of a "By X" / "Von X" line, or of such a piece between bars ("Food | By X | May 2").
+    A single word opening an enumeration is no byline ("Von Sprachregeln, Politik und Sprache": German
+    "von" also means "of"); nor is a name with the next word glued to it ("By Example TimesMay 2")."""
+    if len(line) > 2 * MAX_BYLINE_LINE:
+        return None
+    pieces = [line]
+    if "|" in line and not _BY.match(line):
+        pieces = line.split("|")[1:]
+    for piece in pieces:
+        m = _BY.match(piece)
+        if not m:
+            continue
+        rest = piece[m.end() :]
+        by = _names(rest)
+        if not by or (" " not in by and _ENUMERATION.match(rest[len(by) :])):
+            continue
+        if _GLUED.search(by):
+            continue
+        return by
+    return None
 
 
 def _opening_byline(paragraphs: tuple[str, ...]) -> Found:
@@ -770,6 +826,8 @@ def _other_byline(line: str) -> bool:
     string tests first: adding these to ``_ANY_KEY`` made it half as slow again)."""
     if line[:1].isdigit() and _DATE_THEN_NAME.match(line):
         return True
+    if "| By " in line or "| by " in line:
+        return True  # "Food | By Jane Doe | May 2"
     return ("by " in line or "By " in line or "BY " in line or "von " in line) and bool(_TIME_BY.search(line))
 
 
@@ -888,6 +946,9 @@ def _author_chain(
             return Found(ld_value, "json-ld:author")
         held = held or Found(ld_value, "json-ld:author")
     markup = _byline_markup(page, body)
+    if markup and (site.is_own_name(markup.value or "") or is_organisation(markup.value or "")):
+        held = held or markup  # an author box naming the site: a byline may still name a person
+        markup = NOT_FOUND
     if markup.source in ("byline:itemprop", "byline:rel"):
         return markup
     if near is None:

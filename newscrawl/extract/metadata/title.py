@@ -98,6 +98,8 @@ ANCHOR_MIN_CHARS = 30
 #: a heading is backed by a declared title (meta or <title>) sharing at least this share of its tokens
 #: (0.5 measured best on trafilatura's titles among 0.3 / 0.5 / 0.7)
 SUPPORT_OVERLAP = 0.5
+#: the longest host-name ending after the site's name (".com.br", "-online.de" spelled without dots)
+OWN_NAME_SUFFIX_CHARS = 8
 #: headings shorter than this (characters without spaces) are not headlines
 MIN_HEADING_CHARS = 2
 
@@ -186,6 +188,14 @@ class SiteContext:
         if not key or key in site_names() or key in self.names:
             return True
         return bool(self.host) and key.isascii() and len(key) >= 3 and self.host.startswith(key)
+
+    def is_own_name(self, text: str) -> bool:
+        """True when ``text`` is the site's own name: a known site name, og:site_name, or the host name
+        without its suffix ("The Example Press" on theexamplepress.com; not "Jane" on janedoe.com)."""
+        key = name_key(text)
+        if not key or key in site_names() or key in self.names:
+            return True
+        return self.host.startswith(key) and len(key) + OWN_NAME_SUFFIX_CHARS >= len(self.host)
 
     def is_site(self, part: str) -> bool:
         """True when a <title> part looks like a site or channel name rather than a headline."""
