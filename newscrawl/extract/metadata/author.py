@@ -150,7 +150,7 @@ _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
 #: cheap pre-filter: a line without any of these cannot hold a byline
 _ANY_KEY = lazy_compile(
     r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|本[贴帖]由|发表于|發表於|posted|"
-    r"^[\s~\-–—]*(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s|By[A-Z])|[Ww]ritten by"
+    r"^[\s~\-–—]*(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s|By[A-Z])"
 )
 #: English and European bylines at the start of a line, after a rule of dashes or a tilde ("---- by X",
 #: "~ X"), or glued to the name by inline markup ("ByJ.R. Doe")
@@ -470,7 +470,7 @@ def _range_lines(page: Page, start: int, stop: int) -> list[str]:
     out: list[str] = []
     buf: list[str] = []
     stack: list[tuple[int, bool, str | None]] = []  # open elements: (end index, is block, tail)
-    skip_end = -1  # headings are never bylines: their text is left out
+    skip_end = -1  # headings are never bylines: their text is left out, unless only a writer's label
     for i in range(start, stop):
         if i < skip_end:
             continue
@@ -488,8 +488,11 @@ def _range_lines(page: Page, start: int, stop: int) -> list[str]:
             out.append(" ".join("".join(buf).split()))
             buf = []
         end = i + tags[i] + 1
-        if tag in _HEADINGS and not _is_label(el):
-            skip_end = end
+        if tag in _HEADINGS:
+            if _is_label(el):
+                buf.append(el.text or "")
+            else:
+                skip_end = end
         else:
             text = el.text
             if text:
@@ -524,9 +527,10 @@ def _is_label(el: Element) -> bool:
 def _join_labels(lines: list[str]) -> list[str]:
     """``lines`` with a line that is only a writer's label joined to the next one ("Autor" + "Jane Doe" ->
     "Autor: Jane Doe")."""
-    for k in range(len(lines) - 1):
+    short = [k for k, line in enumerate(lines) if len(line) <= MAX_LABEL_CHARS]  # (cheap: no regex per line)
+    for k in short:
         line = lines[k]
-        if len(line) <= MAX_LABEL_CHARS and _LABEL_ONLY.match(line):
+        if k + 1 < len(lines) and _LABEL_ONLY.match(line):
             lines[k : k + 2] = [f"{line.rstrip(':： ')}: {lines[k + 1]}"]
             break
     return lines
@@ -826,8 +830,8 @@ def _other_byline(line: str) -> bool:
     string tests first: adding these to ``_ANY_KEY`` made it half as slow again)."""
     if line[:1].isdigit() and _DATE_THEN_NAME.match(line):
         return True
-    if "| By " in line or "| by " in line:
-        return True  # "Food | By Jane Doe | May 2"
+    if "| By " in line or "| by " in line or "ritten by" in line:
+        return True  # "Food | By Jane Doe | May 2", "Written by: Jane Doe"
     return ("by " in line or "By " in line or "BY " in line or "von " in line) and bool(_TIME_BY.search(line))
 
 
