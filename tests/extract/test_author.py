@@ -292,7 +292,10 @@ def test_a_person_and_a_date_closing_the_text_is_no_signature():
 
 
 def test_twitter_label_written_by_names_the_writer():
-    head = '<meta name="twitter:label1" content="Verfasst von"><meta name="twitter:data1" content="Jane Doe">'
+    head = (
+        '<meta name="twitter:label1" content="Verfasst von">'
+        '<meta name="twitter:data1" content="Jane Doe">'
+    )
     assert author(page(head, en=True)) == ("Jane Doe", "meta:twitter:data")
 
 

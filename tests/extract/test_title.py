@@ -403,3 +403,62 @@ def test_no_title_anywhere_gives_not_found():
 def test_overlong_title_is_rejected():
     html = page("<title>" + "很长的标题" * (MAX_TITLE_CHARS // 5 + 1) + "</title>")
     assert title(html) == (None, None)
+
+
+# --- banners, section names and arrows -----------------------------------------------------------------
+
+
+def test_an_arrow_glyph_opening_a_heading_is_dropped():
+    html = page("<title>Example // Jane Doe</title>", "<h2>[&gt; Jane Doe</h2>", body=BODY_EN)
+    assert title(html)[0] == "Jane Doe"
+
+
+def test_a_guillemet_quoting_the_whole_heading_is_kept():
+    html = page(
+        "<title>»Kein Geld mehr für die Miete« - Zeitung</title>",
+        "<h1>»Kein Geld mehr für die Miete«</h1>",
+        body=BODY_EN,
+    )
+    assert title(html)[0] == "»Kein Geld mehr für die Miete«"
+
+
+def test_a_section_name_h1_yields_to_the_headline_heading_after_it():
+    html = page(
+        "<title>Example Club - News » The events of the last weeks</title>",
+        "<h1>News</h1><div class='date'>2011-01-05</div><h2>The events of the last weeks</h2>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("The events of the last weeks", "heading:h2")
+
+
+def test_an_h1_that_is_the_titles_headline_part_keeps_the_h2_below_it_out():
+    html = page(
+        "<title>Council passes school budget | Example Times</title>",
+        "<h1>Council passes school budget</h1><h2>Parents welcome the plan</h2>",
+        body=BODY_EN,
+    )
+    assert title(html)[0] == "Council passes school budget"
+
+
+def test_an_h1_opening_with_the_sites_name_and_its_tagline_is_the_banner():
+    html = page(
+        "<title>Children and work » Helpers e.V.</title>",
+        "<h1>Helpers e.V. Association for the support of working children</h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Children and work", "title-tag")
+
+
+def test_a_blog_name_after_a_colon_in_the_title_is_the_banner():
+    html = page("<title>Plain muffin dough : Muffin Recipes</title>", "<h1>Muffin Recipes</h1>", body=BODY_EN)
+    assert title(html) == ("Plain muffin dough", "title-tag")
+
+
+def test_a_far_h1_that_is_the_titles_trailing_parts_is_the_banner_even_when_longer():
+    far = "".join(f"<div class='menu'><p>Menu entry number {i}</p></div>" for i in range(45))
+    html = page(
+        "<title>Enchufla Steps - Salsa Steps - Rueda in Berlin</title>",
+        f"<h1>Salsa Steps - Rueda in Berlin</h1>{far}",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Enchufla Steps", "title-tag")

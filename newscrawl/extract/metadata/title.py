@@ -100,6 +100,10 @@ ANCHOR_MIN_CHARS = 30
 SUPPORT_OVERLAP = 0.5
 #: the longest host-name ending after the site's name (".com.br", "-online.de" spelled without dots)
 OWN_NAME_SUFFIX_CHARS = 8
+#: a site's name opening a banner <h1> has at least this many letters and digits
+MIN_SITE_KEY_CHARS = 4
+#: the headline follows a section-name <h1> within this many elements (6 on the pages seen)
+NEXT_HEADING_ELEMENTS = 10
 #: headings shorter than this (characters without spaces) are not headlines
 MIN_HEADING_CHARS = 2
 
@@ -126,6 +130,9 @@ _PIECE_STRIP = " |｜ㅣ│:：-–—·•>〉»›/／"
 _SEPARATOR_CHARS = frozenset(":：/／|｜-–—·•»›")
 #: a quotation in guillemets, either way round (French and Swiss «…», German »…«), single ones too
 _GUILLEMET_QUOTE = lazy_compile(r"«[^«»\n]{1,200}»|»[^«»\n]{1,200}«|‹[^‹›\n]{1,200}›")
+#: an arrow glyph opening a heading, maybe in a bracket ("[> Name", "» Headline", ">> Headline")
+_ARROW_OPENING = lazy_compile(r"^\[?\s*[>»›→]+\s*\]?\s*")
+_ARROW_OPENERS = frozenset("[>»›→")
 _NON_WORD = lazy_compile(r"[\W_]+")
 _SPACE = lazy_compile(r"\s+")
 
@@ -406,6 +413,8 @@ def visible_text(el: Element) -> str:
 
 def _heading_text(h: Element, site: SiteContext | None) -> str | None:
     text = clip(visible_text(h))
+    if text and text[0] in _ARROW_OPENERS and not _quoted_spans(text):
+        text = _ARROW_OPENING.sub("", text) or text  # "[> Jens Weber", "» Headline": a list's arrow glyph
     if not text or len(_compact(text)) < MIN_HEADING_CHARS:
         return None
     if site is not None:
@@ -448,31 +457,83 @@ def adds_separators(declared: str, heading: str) -> bool:
     return j == len(h)
 
 
-def is_banner(heading: str, title: str, declared: str | None, site: SiteContext) -> bool:
-    """True when ``heading`` is the site's banner, not the headline: it is the trailing part(s) of the
-    <title> ("Rinderleber mit Apfel | Liebe geht durch den Magen" with the blog's name as <h1>), the leading
-    rest is longer and no site name, and no declared title states the heading alone.
+def is_banner(heading: str, title: str, declared: str | None, site: SiteContext, near: bool = True) -> bool:
+    """True when ``heading`` is the site's banner, not the headline, and no declared title states the
+    heading alone:
+
+    - it is the trailing part(s) of the <title> ("Rinderleber mit Apfel | Liebe geht durch den Magen" with
+      the blog's name as <h1>; "Rezept : Blog name" too), and the leading rest is no site name and longer,
+      or the heading is not ``near`` the text (the page's first <h1> far above it: "Figur - Tanzkurs -
+      Verein" with "Tanzkurs - Verein" as the <h1> of every page);
+    - or it opens with the <title>'s last part, the site's name, and goes on with a tagline ("Verein e.V.
+      Verein zur Förderung von ..." for the <title> "Headline » Verein e.V.") without the leading part.
 
     >>> site = SiteContext(PageMeta(), None)
     >>> is_banner("Mein Blog", "Was ist virales Marketing? | Mein Blog", None, site)
     True
     >>> is_banner("Neue Regeln für Mieter", "Politik | Neue Regeln für Mieter", None, site)
     False
+    >>> is_banner("Hilfe e.V. Verein für Kinder", "Kinder und Arbeit » Hilfe e.V.", None, site)
+    True
     """
     key = name_key(heading)
-    if not key or not name_key(title).endswith(key):
+    if not key:
         return False
     parts = split_title(title)
     if len(parts) < 2:
+        suffix = _SITE_SUFFIX.search(title)
+        parts = [title[: suffix.start()], suffix.group(1)] if suffix else parts  # "Headline : Blog name"
+    if len(parts) < 2:
         return False
     keys = [name_key(p) for p in parts]
+    stated = bool(declared) and name_key(strip_site_parts(declared or "", site)) == key
+    last = keys[-1]
+    tagline = len(key) > len(last) >= MIN_SITE_KEY_CHARS and key.startswith(last)
+    if tagline and keys[0] not in key:
+        return not stated  # the site's name and its tagline
+    if not name_key(title).endswith(key):
+        return False
     for j in range(1, len(parts)):
         if key == "".join(keys[j:]):
             lead = " ".join(parts[:j])
-            if len(_compact(lead)) <= len(_compact(heading)) or site.is_site(lead):
+            if (near and len(_compact(lead)) <= len(_compact(heading))) or site.is_site(lead):
                 return False
-            return not (declared and name_key(strip_site_parts(declared, site)) == key)
+            return not stated
     return False
+
+
+def headline_after_section(
+    page: Page, heading: Heading, title: str, backing: Sequence[str], site: SiteContext
+) -> Heading | None:
+    """The headline under an <h1> that is a section name: when the <h1> is one whole part of the <title>
+    but not its longest ("Neuigkeiten" of "Verein - Neuigkeiten » Die Events der letzten Zeit"), the first
+    heading (h2, h3) within ``NEXT_HEADING_ELEMENTS`` elements after it, if a declared title or the
+    <title> states it or it is another part of the <title>. None otherwise."""
+    el = heading.element
+    stats = page.stats
+    if el is None or el not in stats.index:
+        return None
+    parts = split_title(title)
+    if len(parts) < 2:
+        return None
+    keys = [name_key(p) for p in parts]
+    key = name_key(heading.text)
+    if key not in keys or len(key) >= max(len(k) for k in keys):
+        return None
+    start = stats.subtree_end(stats.index[el])
+    for j in range(start, min(len(stats), start + NEXT_HEADING_ELEMENTS)):
+        tag = stats.tag[j]
+        if tag not in _HEADING_TAGS:
+            continue
+        if tag not in ("h2", "h3"):
+            return None
+        text = _heading_text(stats.elements[j], site)
+        if not text or name_key(text) == key:
+            return None
+        if name_key(text) in keys or any(backs(v, text) for v in backing):
+            return Heading(tag, text, heading.near, stats.elements[j])
+        return None
+    return None
 
 
 def shown_title(page: Page, title: str | None) -> str | None:
@@ -643,9 +704,11 @@ def find_title(page: Page, body: BodyResult) -> Found:
     if heading and site.is_site(heading.text):
         heading = None  # a heading like "某某省人民政府网站" is the site's banner
     banner = heading is not None and heading.tag == "h1" and bool(meta.title)
-    if heading and banner and is_banner(heading.text, meta.title or "", declared_raw, site):
+    if heading and banner and is_banner(heading.text, meta.title or "", declared_raw, site, heading.near):
         site.names.append(name_key(heading.text))  # "Post | Blog name" with the blog's name as <h1>
         heading = None
+    if heading and banner:
+        heading = headline_after_section(page, heading, meta.title or "", backing, site) or heading
     heading_text = heading.text if heading else None
     if heading:
         tag, text = heading.tag, heading.text
