@@ -483,3 +483,25 @@ def test_an_author_box_naming_the_site_yields_to_a_byline_naming_a_person():
 def test_an_author_box_naming_a_person_whose_name_starts_the_host_is_kept():
     html = page(top='<span class="author">jane</span>', en=True)
     assert author(html, url="https://janedoeblog.com/post") == ("jane", "byline:class")
+
+
+# --- a declared single word completed ---------------------------------------------------------------------
+
+
+def test_a_declared_first_name_is_completed_by_the_surname_the_page_gives_it():
+    head = '<meta name="author" content="Nils">'
+    first, bottom = "<strong>Eine Kolumne von Nils Doerr</strong>", "<p>Nils Doerr schreibt hier.</p>"
+    html = page(head, first=first, bottom=bottom)
+    assert author(html) == ("Nils Doerr", "meta:author")
+
+
+def test_a_declared_first_name_stays_when_the_page_pairs_it_with_several_surnames():
+    head = '<meta name="author" content="Jessie">'
+    html = page(head, first="Jessie Doerr und Jessie Roe", bottom="<p>Jessie Doerr, Jessie Roe</p>", en=True)
+    assert author(html) == ("Jessie", "meta:author")
+
+
+def test_a_declared_login_is_spelled_as_the_page_shows_it():
+    head = ld({"@type": "Article", "author": {"name": "marydoerr"}})
+    html = page(head, top='<a href="/creator/mary-doerr/">Mary Doerr</a>', en=True)
+    assert author(html) == ("Mary Doerr", "json-ld:author")

@@ -904,7 +904,45 @@ def find_author(
     """
     found = _author_chain(page, body, near)
     names = split_names(found.value)
+    if len(names) == 1 and found.source and found.source.startswith(("meta:", "json-ld:")):
+        names = (full_name(page.html, names[0]) or names[0],)
     return Found(join_names(names), found.source) if names else found
+
+
+#: a declared first name is completed by a surname the page writes after it at least this many times
+#: (and no other: "Nils" -> "Nils Doe" when the page says "Nils Doe" twice and "Nils" nothing else)
+FULL_NAME_MIN_TIMES = 2
+#: a declared login is spelled out when the page shows it as words: at least this many letters
+MIN_LOGIN_CHARS = 8
+_SURNAME = r"[ \xa0]+([A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?)(?![\w-])"
+
+
+def full_name(html: str, name: str) -> str | None:
+    """The writer's full name where the page declares a single word: a first name the page completes with
+    one surname (``FULL_NAME_MIN_TIMES``), or a login the page spells as words ("marydoerr" shown as "Mary
+    Doerr"). None when ``name`` is no such word or the page says nothing certain.
+
+    >>> full_name("<p>Eine Kolumne von Jane Doe</p><p>Jane Doe ist Autorin.</p>", "Jane")
+    'Jane Doe'
+    >>> full_name("<a href='/u/1'>Mary Doerr</a>", "marydoerr"), full_name("Jane Doe, Jane Roe", "Jane")
+    ('Mary Doerr', None)
+    """
+    if not name.isalpha():
+        return None
+    if name[0].isupper() and name[1:].islower():
+        found = {m.group(1) for m in re.finditer(rf"(?<![\w-]){name}{_SURNAME}", html)}
+        if len(found) != 1:
+            return None
+        surname = found.pop()
+        times = len(re.findall(rf"(?<![\w-]){name}[ \xa0]+{re.escape(surname)}(?![\w-])", html))
+        return f"{name} {surname}" if times >= FULL_NAME_MIN_TIMES else None
+    if name.islower() and len(name) >= MIN_LOGIN_CHARS:
+        spelled = r"[ \xa0-]?".join(name)
+        for m in re.finditer(rf"(?<![\w-])({spelled})(?![\w-])", html, re.I):
+            shown = collapse(m.group(1))
+            if " " in shown and shown[0].isupper():  # (not the login in a link: "/author/mary-doerr/")
+                return shown
+    return None
 
 
 def _author_chain(
