@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from newscrawl.pipelines.normalize import clean_text, content_hash
 from newscrawl.storage.dedup import simhash
 
 from .helpers import article_html
-from .workers_support import echo, loaded, misbehave, sigint_handler
+from .workers_support import echo, loaded, misbehave, sigint_handler, warm_state
 
 PARAGRAPH = "临江市今天召开新闻发布会，介绍了今年以来城市建设的进展，相关负责人表示下一步将继续推进。"
 #: seconds a test waits for one answer (a worker's start included, on a loaded machine)
@@ -106,6 +107,20 @@ def test_close_finishes_queued_tasks_and_reports_peak_memory_and_cpu():
 def test_workers_start_with_dateparser_warm_from_the_fork_server(pool_of):
     # no warm-up of their own: what they have loaded comes from the fork server they are forked from
     assert pool_of(loaded, warm=None).submit("dateparser").result(WAIT) is True
+
+
+def test_workers_start_with_the_sample_pages_extracted_and_frozen_in_the_fork_server(pool_of):
+    # the fork server extracted WARM_PAGES (its English page needs the language model) and froze its objects
+    assert pool_of(warm_state, warm=None).submit(None).result(WAIT) == (True, True)
+
+
+def test_workers_start_with_the_pool_not_on_the_first_task(pool_of):
+    pool = pool_of(echo, workers=2)
+    deadline = time.monotonic() + WAIT
+    while pool.started < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pool.started == 2
+    assert len({pid for pid, _ in (pool.submit(n).result(WAIT) for n in range(4))}) <= 2
 
 
 def test_bad_pool_arguments_raise():

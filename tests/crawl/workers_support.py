@@ -34,3 +34,13 @@ def loaded(module: str) -> bool:
     import sys
 
     return module in sys.modules
+
+
+def warm_state(_: object) -> tuple[bool, bool]:
+    """Whether the worker took this task with the language model loaded, and with objects frozen out of
+    the garbage collector's reach (``gc.freeze`` in the fork server)."""
+    import gc
+
+    from newscrawl.extract.metadata.language import load_model
+
+    return load_model() == 0.0, gc.get_freeze_count() > 0
