@@ -173,10 +173,12 @@ def warm_extraction() -> None:
 def warm_fork_server() -> None:
     """What the fork server does once, before it forks the first worker: :func:`warm_extraction`, then
     :func:`page_job` on the :data:`WARM_PAGES` (about 0.15 s of CPU), so the patterns compiled on first
-    use, dateparser's Chinese and English data, the language model and the other loads of a first page
-    are done once and every worker starts with them (a worker's first 10 pages took 0.25 s of CPU
-    without them, 0.08 s with); then the objects made so far are frozen (``gc.freeze``): a worker's
-    garbage collections never walk them, nor touch their pages, which stay shared with the fork server.
+    use, dateparser's Chinese and English data and the other loads of a first page are done once and
+    every worker starts with them (a worker's first 10 pages took 0.25 s of CPU without them, 0.08 s
+    with); then the objects made so far are frozen (``gc.freeze``): a worker's garbage collections never
+    walk them, nor touch their pages, which stay shared with the fork server. The English page declares
+    its language: the language model (20 MB, 0.07 s) is left to the workers that meet a page needing it,
+    which a crawl of Chinese sites never does.
     """
     warm_extraction()
     folder = Path(__file__).resolve().parents[1] / "data" / "warmup"

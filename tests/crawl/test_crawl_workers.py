@@ -110,7 +110,7 @@ def test_workers_start_with_dateparser_warm_from_the_fork_server(pool_of):
 
 
 def test_workers_start_with_the_sample_pages_extracted_and_frozen_in_the_fork_server(pool_of):
-    # the fork server extracted WARM_PAGES (its English page needs the language model) and froze its objects
+    # the fork server extracted WARM_PAGES and froze its objects
     assert pool_of(warm_state, warm=None).submit(None).result(WAIT) == (True, True)
 
 

@@ -37,10 +37,12 @@ def loaded(module: str) -> bool:
 
 
 def warm_state(_: object) -> tuple[bool, bool]:
-    """Whether the worker took this task with the language model loaded, and with objects frozen out of
-    the garbage collector's reach (``gc.freeze`` in the fork server)."""
+    """Whether the worker took this task with a pattern the library compiles on a page's first use
+    compiled (the fork server extracted its sample pages), and with objects frozen out of the garbage
+    collector's reach (``gc.freeze`` in the fork server)."""
     import gc
 
-    from newscrawl.extract.metadata.language import load_model
+    from newscrawl.extract.metadata import author
 
-    return load_model() == 0.0, gc.get_freeze_count() > 0
+    compiled = set(vars(author._BY)) - {"pattern", "_flags"}  # what lazyre keeps once compiled
+    return bool(compiled), gc.get_freeze_count() > 0
