@@ -84,6 +84,8 @@ EXTENSIONS = {
     "newscrawl.crawl.looplag.LoopLag": -1,
     # each crawl's figures (fill rates, median text length, drops) in the store's `crawls` table
     "newscrawl.crawl.history.CrawlHistory": 10,
+    # the start-up heap frozen out of the garbage collector's reach while the spider runs
+    "newscrawl.crawl.gcfreeze.GcFreeze": 20,
 }
 ITEM_PIPELINES = {
     "newscrawl.pipelines.extraction.ExtractionPipeline": 300,
