@@ -26,8 +26,9 @@ from newscrawl.extract.decode import decode_html, strip_controls
 from newscrawl.extract.document import (
     Element,
     ParseError,
+    markup,
     node_path,
-    parse_html,
+    parse_markup,
     strip_text_controls,
 )
 from newscrawl.extract.lazyre import lazy_compile
@@ -116,17 +117,11 @@ def prepare_page(
             text, encoding = decoded.text, decoded.encoding
             if decoded.error:
                 raise PageError(f"undecodable page: {decoded.error}", encoding)
-            check_start_tags(text, limits)
-            check_attributes(text, limits)
-            budget.check("decode")
-            root = parse_html(text)
+            root = _checked_parse(text, limits, budget)
         elif isinstance(html, str):
             text, cut = cap_text(html, limits)
             text = _replace_surrogates(strip_controls(text))
-            check_start_tags(text, limits)
-            check_attributes(text, limits)
-            budget.check("decode")
-            root = parse_html(text)
+            root = _checked_parse(text, limits, budget)
         elif isinstance(html, etree._Element):
             root = _copy_tree(html)
             text = etree.tostring(root, encoding="unicode")
@@ -300,6 +295,16 @@ def _replace_surrogates(text: str) -> str:
     except UnicodeEncodeError:
         return _SURROGATE.sub("\ufffd", text)
     return text
+
+
+def _checked_parse(text: str, limits: Limits, budget: Budget) -> Element:
+    """``text`` parsed, once the limits that bound lxml's own work allow it (start tags; attributes, read
+    in the very bytes lxml is given)."""
+    check_start_tags(text, limits)
+    data = markup(text)
+    check_attributes(data, limits)
+    budget.check("decode")
+    return parse_markup(data)
 
 
 def _copy_tree(el: Element) -> Element:

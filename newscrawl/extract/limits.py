@@ -44,7 +44,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from lxml import etree
 
@@ -161,11 +161,14 @@ def cap_text(text: str, limits: Limits) -> tuple[str, int]:
 # '/', each a name (any characters but white space, '/' and '>'; '=' ends it) and an optional value
 # (quoted: anything up to the closing quote or the end of the page, '<' and '>' included; unquoted: up
 # to white space or '>'). End tags count too: libxml2 reads their attributes. Possessive throughout:
-# nothing is ever scanned twice.
-_NAME = r"[^\s/>][^\s/>=]*+"
-_VALUE = r"""(?:\s*+=\s*+(?:"[^"]*+(?:"|\Z)|'[^']*+(?:'|\Z)|[^\s>]*+))?+"""
-_ATTRIBUTE = rf"[\s/]*+{_NAME}{_VALUE}"
-_TAG = r"</?[A-Za-z][^\s/>]*+"
+# nothing is ever scanned twice. White space is HTML's (tab, line feed, form feed, carriage return,
+# space): a no-break space is an attribute's character to libxml2, so '=\xa0"' opens no quoted value
+# (read as one, it let a quote hide the next tag's 1,500 attributes from the scan)
+_WS = r"\t\n\f\r "
+_NAME = rf"[^{_WS}/>][^{_WS}/>=]*+"
+_VALUE = rf"""(?:[{_WS}]*+=[{_WS}]*+(?:"[^"]*+(?:"|\Z)|'[^']*+(?:'|\Z)|[^{_WS}>]*+))?+"""
+_ATTRIBUTE = rf"[{_WS}/]*+{_NAME}{_VALUE}"
+_TAG = rf"</?[A-Za-z][^{_WS}/>]*+"
 #: elements whose text is not markup, as libxml2 reads them: script and style; from libxml2 2.14 (an
 #: HTML5 tokenizer) also the RCDATA and RAWTEXT elements (before it, their text was parsed as markup)
 _RAW_TEXT = ("script", "style")
@@ -174,53 +177,76 @@ _SKIPPED_TEXT = _RAW_TEXT + (
     if etree.LIBXML_VERSION >= (2, 14)
     else ()
 )
-#: what is no tag and holds none, as HTML5 reads it: a comment (to ``-->``, ``--!>`` or the end; ``<!-->``
-#: and ``<!--->`` are empty), a bogus comment to the next '>' (``<!DOCTYPE``, ``<![CDATA[``, ``<?php``,
-#: ``</ x>``), a '<' that opens nothing (with the text after it; first: the commonest in text)
+#: what is no tag and holds none, as HTML5 reads it, after its '<': a comment (to ``-->``, ``--!>`` or the
+#: end; ``<!-->`` and ``<!--->`` are empty), a bogus comment to the next '>' (``<!DOCTYPE``, ``<![CDATA[``,
+#: ``<?php``, ``</ x>``), a '<' that opens nothing (with the text after it)
 _NOT_A_TAG = (
-    r"<(?![A-Za-z!?/])[^<]*+"
-    r"|<!--(?:->|>|(?:[^-]++|-(?!-!?>))*+(?:--!?>|\Z))"
-    r"|<!(?!--)[^>]*+>?|<\?[^>]*+>?|</(?![A-Za-z])[^>]*+>?"
+    r"!--(?:->|>|(?:[^-]++|-(?!-!?>))*+(?:--!?>|\Z))"
+    r"|!(?!--)[^>]*+>?|\?[^>]*+>?|/(?![A-Za-z])[^>]*+>?"
+    r"|(?![A-Za-z!?/])[^<]*+"
 )
-#: the attributes of one tag, counted by ``findall``
-_ATTRIBUTES = lazy_compile(_ATTRIBUTE)
 #: elements with more attributes than this count towards a page's attribute pairs. Below it libxml2's
 #: quadratic cost does not show: 8 MB of 100-attribute elements parse 0.5 s slower than of 1-attribute
 #: ones (2.4 s; 400 attributes: 2.6 s slower). The most on one element in the evaluation sets is 73
 PAIRS_FROM = 64
 
 
-@lru_cache(maxsize=4)
-def _light_run(most: int) -> re.Pattern[str]:
+def _ascii_case(name: str) -> str:
+    # ``name`` in any case of its ASCII letters, as HTML reads tag names (``(?i:script)`` would also
+    # take "ſcript", which libxml2 does not: a '</ſcript>' in a script ended it early for the scan)
+    return "".join(f"[{c}{c.upper()}]" for c in name)
+
+
+def _compile(source: str, binary: bool) -> re.Pattern[Any]:
+    # every pattern here is ASCII, so the bytes form reads UTF-8 as the text form reads its characters
+    return re.compile(source.encode("ascii") if binary else source)
+
+
+@lru_cache(maxsize=8)
+def _light_run(most: int, binary: bool) -> re.Pattern[Any]:
     # from where it is matched, every stretch of text, comment and tag with at most ``most`` attributes,
-    # one after the other: it stops at the first heavier tag (or the end)
-    light = rf"{_TAG}(?:{_ATTRIBUTE}){{0,{most}}}+(?=[\s/]*+(?:>|\Z))"
-    # <script>, <style> (...) whole: their text is not markup ("a<b" in a script is no tag)
+    # one after the other: it stops at the first heavier tag (or the end). What follows a '<' decides
+    # which of these it opens (they exclude each other but for the elements below and other tags), so a
+    # '<' is not tried against every alternative in turn (a third of the scan's time on real pages)
+    attributes = rf"(?:{_ATTRIBUTE}){{0,{most}}}+"
+    light = rf"/?[A-Za-z][^{_WS}/>]*+{attributes}(?=[{_WS}/]*+(?:>|\Z))"
+    # <script>, <style> (...) whole: their text is not markup ("a<b" in a script is no tag); tried first,
+    # on their first letters only
     raw = "|".join(
-        rf"<(?i:{name})(?=[\s/>])(?:{_ATTRIBUTE}){{0,{most}}}+[\s/]*+>(?:[^<]++|<(?!/(?i:{name})))*+"
+        rf"{_ascii_case(name)}(?=[{_WS}/>]){attributes}[{_WS}/]*+>(?:[^<]++|<(?!/{_ascii_case(name)}))*+"
         for name in _SKIPPED_TEXT
     )
+    firsts = "".join(sorted({c for name in _SKIPPED_TEXT for c in (name[0], name[0].upper())}))
     # comments whole, so a <script> in one does not hide what follows it (fuzzing found "<!D<script>",
     # a bogus comment to HTML5, read as a script to the end of the page, and libxml2 parsing the 5,000
     # attributes after it for minutes)
-    return re.compile(rf"(?:[^<]++|{_NOT_A_TAG}|{raw}|{light})*+")
+    return _compile(rf"(?:[^<]++|<(?:(?=[{firsts}])(?:{raw})|{light}|{_NOT_A_TAG}))*+", binary)
 
 
-@lru_cache(maxsize=4)
-def _heavy_tag(most: int) -> re.Pattern[str]:
+@lru_cache(maxsize=8)
+def _heavy_tag(most: int, binary: bool) -> re.Pattern[Any]:
     # a tag's name and at most ``most`` attributes (a tag with more is read no further)
-    return re.compile(rf"{_TAG}(?P<attributes>(?:{_ATTRIBUTE}){{0,{most}}}+)")
+    return _compile(rf"{_TAG}(?P<attributes>(?:{_ATTRIBUTE}){{0,{most}}}+)", binary)
 
 
-def attribute_counts(text: str, most: int = MAX_ATTRIBUTES) -> Iterator[int]:
+@lru_cache(maxsize=2)
+def _attributes(binary: bool) -> re.Pattern[Any]:
+    # the attributes of one tag, counted by ``findall``
+    return _compile(_ATTRIBUTE, binary)
+
+
+def attribute_counts(text: str | bytes, most: int = MAX_ATTRIBUTES) -> Iterator[int]:
     """The attribute count of every start tag in ``text`` with more than :data:`PAIRS_FROM` (or ``most``)
     of them, ``most + 1`` for a tag with more than ``most`` (the rest of it is not read). One pass, as HTML5
-    tokenizes: a quoted value may hold '<' and '>'; a tag ends at an unquoted '>'.
+    tokenizes: a quoted value may hold '<' and '>'; a tag ends at an unquoted '>'. ``text`` may be the
+    UTF-8 bytes lxml is given (:func:`newscrawl.extract.document.markup`): the same counts.
 
     >>> list(attribute_counts("<p a b>x</p><div " + " ".join(f"a{i}" for i in range(70)) + ">"))
     [70]
     """
-    light, heavy, pos, end = _light_run(min(PAIRS_FROM, most)), _heavy_tag(most + 1), 0, len(text)
+    binary = isinstance(text, bytes)
+    light, heavy = _light_run(min(PAIRS_FROM, most), binary), _heavy_tag(most + 1, binary)
+    attributes, pos, end = _attributes(binary), 0, len(text)
     while True:
         run = light.match(text, pos)
         assert run is not None  # the light run matches the empty string too
@@ -229,11 +255,11 @@ def attribute_counts(text: str, most: int = MAX_ATTRIBUTES) -> Iterator[int]:
             return
         tag = heavy.match(text, pos)
         assert tag is not None  # the light run stops only before a start tag
-        yield len(_ATTRIBUTES.findall(text, tag.start("attributes"), tag.end()))
+        yield len(attributes.findall(text, tag.start("attributes"), tag.end()))
         pos = max(tag.end(), pos + 1)
 
 
-def check_attributes(text: str, limits: Limits) -> None:
+def check_attributes(text: str | bytes, limits: Limits) -> None:
     """Raise :class:`LimitExceeded` when an element of ``text`` has more than ``limits.max_attributes``
     attributes, or its elements' attributes would cost libxml2 more than ten elements at that limit:
     run before parsing, since libxml2 compares every attribute of an element with every other (an 8 MB

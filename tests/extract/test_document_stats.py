@@ -3,7 +3,15 @@
 import pytest
 
 from newscrawl.extract.clean import strip_noise
-from newscrawl.extract.document import ParseError, body_of, node_path, paragraphs, parse_html
+from newscrawl.extract.document import (
+    ParseError,
+    body_of,
+    markup,
+    node_path,
+    paragraphs,
+    parse_html,
+    parse_markup,
+)
 from newscrawl.extract.stats import compute_stats
 
 
@@ -72,3 +80,10 @@ def test_stats_survive_deep_nesting_without_recursion():
     html = "<body>" + "<div>" * 200 + "deep" + "</div>" * 200 + "</body>"
     st = compute_stats(body_of(parse_html(html)))
     assert st.chars[0] == 4
+
+
+def test_markup_is_what_lxml_parses_utf8_without_controls_their_references_and_body_ends():
+    assert markup("<p>中&#27;文\x0c&#x1b;</p></BODY>\n</html >&#8217;") == "<p>中文</p>\n&#8217;".encode()
+    # the form feed goes first: what it hid is a reference, or an end tag, and goes too
+    assert markup("<p>a&#\x0c27;b</bo\x0cdy>") == b"<p>ab"
+    assert parse_markup(markup("<p>x</p>")).tag == "html"

@@ -223,10 +223,10 @@ def test_a_page_of_far_more_start_tags_than_elements_allowed_is_refused_unparsed
 ) -> None:
     from newscrawl.extract import api
 
-    def no_parse(text: str) -> object:
+    def no_parse(data: bytes) -> object:
         raise AssertionError("parsed")
 
-    monkeypatch.setattr(api, "parse_html", no_parse)
+    monkeypatch.setattr(api, "parse_markup", no_parse)
     r = extract("<html><body>" + "<i>a</i>" * 500 + "</body></html>", limits=Limits(max_nodes=100))
     assert r.error == "page too large: more than 400 start tags, over 4x the limit max_nodes=100"
 
@@ -335,3 +335,30 @@ def test_a_script_start_in_a_textarea_is_text() -> None:
 def test_a_flood_inside_a_comment_is_no_tag() -> None:
     check_attributes(f"<!-- {FLOOD} --><p>x</p>", Limits())
     assert list(attribute_counts(f"<!--{FLOOD}--!><p>x</p>")) == []
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        '<p a=\u00a0"x>',  # a no-break space is no white space to HTML: the value is unquoted, ends at '>'
+        '<p a=\u3000"x>',  # nor an ideographic space
+        '<script></\u017fcript><p a="</script>',  # 'ſ' is no 's' to HTML: the script ends at </script>
+        '<scr\x0cipt><p a="</script>',  # the form feed is removed before parsing: a <script>
+    ],
+)
+def test_a_flood_after_markup_only_html_reads_as_a_tag_boundary_is_refused(before: str) -> None:
+    # each hid the next tag's 1,500 attributes from the scan (libxml2 parsed them)
+    r = extract((before + FLOOD + '">x</p>').encode())
+    assert r.error == "element with more than 1000 attributes, over the limit max_attributes=1000"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<div t="1 > 0" ' + " ".join(f"a{i}" for i in range(70)) + ">",
+        "<p>中文</p><script>if(a<b)x()</script>" + "<div " + " ".join(f"属性{i}" for i in range(80)) + ">",
+        "<TextArea><div " + " ".join(f"a{i}" for i in range(80)) + "></textarea>" + FLOOD,
+    ],
+)
+def test_the_utf8_bytes_give_the_counts_of_the_text(text: str) -> None:
+    assert list(attribute_counts(text.encode())) == list(attribute_counts(text)) != []
