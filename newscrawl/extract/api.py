@@ -117,7 +117,7 @@ def prepare_page(
             text, encoding = decoded.text, decoded.encoding
             if decoded.error:
                 raise PageError(f"undecodable page: {decoded.error}", encoding)
-            root = _checked_parse(text, limits, budget)
+            root = _checked_parse(text, limits, budget, decoded.utf8)
         elif isinstance(html, str):
             text, cut = cap_text(html, limits)
             text = _replace_surrogates(strip_controls(text))
@@ -125,9 +125,9 @@ def prepare_page(
         elif isinstance(html, etree._Element):
             root = _copy_tree(html)
             text = etree.tostring(root, encoding="unicode")
+            check_tree(root, limits)
         else:
             raise TypeError(f"html must be bytes, str or an lxml element, not {type(html).__name__}")
-        check_tree(root, limits)
         budget.check("parse")
         meta = collect_page_meta(root)
         overrides = read_fields(root, fields)
@@ -297,14 +297,17 @@ def _replace_surrogates(text: str) -> str:
     return text
 
 
-def _checked_parse(text: str, limits: Limits, budget: Budget) -> Element:
+def _checked_parse(text: str, limits: Limits, budget: Budget, utf8: bytes | None = None) -> Element:
     """``text`` parsed, once the limits that bound lxml's own work allow it (start tags; attributes, read
-    in the very bytes lxml is given)."""
-    check_start_tags(text, limits)
-    data = markup(text)
+    in the very bytes lxml is given), and its tree checked. ``utf8``: the text's bytes, when decoding has
+    them."""
+    data = markup(text, utf8)
+    check_start_tags(data, limits)
     check_attributes(data, limits)
     budget.check("decode")
-    return parse_markup(data)
+    root = parse_markup(data)
+    check_tree(root, limits, source_bytes=len(data))
+    return root
 
 
 def _copy_tree(el: Element) -> Element:

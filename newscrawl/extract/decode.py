@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from newscrawl.extract.lazyre import lazy_compile
@@ -176,13 +176,16 @@ class Decoded:
 
     ``source`` is one of ``empty``, ``bom``, ``utf-16``, ``binary``, ``ascii``, ``utf-8``, ``repaired``,
     ``declared``, ``utf-8-lenient``, ``declared-lenient``, ``detected``, ``fallback``. ``error`` is set when
-    the bytes are not text at all (binary data); ``text`` is then a lossy reading.
+    the bytes are not text at all (binary data); ``text`` is then a lossy reading. ``utf8`` is ``text``
+    in UTF-8 when the page's bytes were that already (``ascii`` and ``utf-8``): the parser reads them
+    without the text being encoded again.
     """
 
     text: str
     encoding: str
     source: str
     error: str | None = None
+    utf8: bytes | None = field(default=None, repr=False, compare=False)
 
 
 def normalize_charset(label: str | None) -> str | None:
@@ -464,7 +467,7 @@ def decode_html(data: bytes, *, http_charset: str | None = None) -> Decoded:
             for codec in (*declared, "iso2022_jp", "iso2022_kr"):
                 if codec.startswith("iso2022") and (escaped := _try(data, codec)) is not None:
                     return Decoded(escaped, codec, "declared" if codec in declared else "detected")
-        return Decoded(data.decode("ascii"), declared[0] if declared else "utf-8", "ascii")
+        return Decoded(data.decode("ascii"), declared[0] if declared else "utf-8", "ascii", utf8=data)
 
     utf8 = _try(data, "utf-8")
     if utf8 is not None:
@@ -476,7 +479,7 @@ def decode_html(data: bytes, *, http_charset: str | None = None) -> Decoded:
             repaired = _undo_double_encoding(utf8)
             if repaired is not None:
                 return Decoded(repaired[0], repaired[1], "repaired")
-        return Decoded(utf8, "utf-8", "utf-8")
+        return Decoded(utf8, "utf-8", "utf-8", utf8=data)
 
     declared = _declared_codecs(data, http_charset)
     multi = [c for c in declared if c != "utf-8" and not _single_byte(c)]

@@ -60,21 +60,29 @@ def parse_html(text: str) -> Element:
     return parse_markup(markup(text))
 
 
-def markup(text: str) -> bytes:
+def markup(text: str, utf8: bytes | None = None) -> bytes:
     r"""The bytes lxml parses for ``text``: UTF-8 without an XML declaration, control characters, references
     to them, and ``</body>`` and ``</html>`` end tags. Raises ParseError for a page of white space.
 
-    The page's text is encoded once and cleaned as bytes (a regular expression reads each byte as fast as
-    each character), and what the attribute check reads is what libxml2 reads.
+    ``utf8`` is ``text`` in UTF-8 when the caller has it (``Decoded.utf8``: its control bytes are gone
+    but for form feed and escape), so the text is not encoded again. The page is cleaned as bytes (a
+    regular expression reads each byte as fast as each character), and what the attribute check reads
+    is what libxml2 reads.
 
     >>> markup("<p>a&#27;b\x0c</p></body>")
     b'<p>ab</p>'
     """
-    if text.lstrip()[:5].lower() == "<?xml":
-        text = _XML_DECL.sub("", text, count=1)
-    if not text.strip():
+    if _XML_DECL.match(text):
+        text, utf8 = _XML_DECL.sub("", text, count=1), None
+    if not text or text.isspace():  # (``text.strip()`` would copy the page)
         raise ParseError("the page is empty")
-    data = _BODY_END.sub(b"", text.encode("utf-8", "replace").translate(None, _CONTROL_BYTES))
+    if utf8 is None:
+        data = text.encode("utf-8", "replace").translate(None, _CONTROL_BYTES)
+    elif b"\x0c" in utf8 or b"\x1b" in utf8:
+        data = utf8.translate(None, _CONTROL_BYTES)
+    else:
+        data = utf8
+    data = _BODY_END.sub(b"", data)
     if _CONTROL_REFERENCE.search(data):  # (a search costs half of ``b"&#" in data`` on real pages)
         data = _CONTROL_REFERENCE.sub(b"", data)
     return data

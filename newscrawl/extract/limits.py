@@ -49,7 +49,6 @@ from typing import Any, BinaryIO
 from lxml import etree
 
 from newscrawl.extract.document import Element
-from newscrawl.extract.lazyre import lazy_compile
 
 #: bytes of a page extracted at most; 5x the largest page of the evaluation sets (1.6 MB), and
 #: extraction of an 8 MiB page stays within a few seconds on one core
@@ -291,12 +290,19 @@ def check_attributes(text: str | bytes, limits: Limits) -> None:
             )
 
 
-#: a start tag, or a <script>/<style> element's start tag and text whole (its text makes no elements)
-_START_TAG = lazy_compile(
-    "|".join(rf"<(?i:{name})(?=[\s/>])(?:[^<]++|<(?!/(?i:{name})))*+" for name in _RAW_TEXT) + "|<[A-Za-z]"
-)
-#: what every start tag opens with
-_TAG_OPEN = lazy_compile(r"<[A-Za-z]")
+@lru_cache(maxsize=2)
+def _start_tag(binary: bool) -> re.Pattern[Any]:
+    # a start tag, or a <script>/<style> element's start tag and text whole (its text makes no elements)
+    raw = (rf"<{_ascii_case(name)}(?=[{_WS}/>])(?:[^<]++|<(?!/{_ascii_case(name)}))*+" for name in _RAW_TEXT)
+    return _compile("|".join(raw) + "|<[A-Za-z]", binary)
+
+
+@lru_cache(maxsize=2)
+def _tag_open(binary: bool) -> re.Pattern[Any]:
+    # what every start tag opens with
+    return _compile("<[A-Za-z]", binary)
+
+
 #: a page with more start tags than this many times ``max_nodes`` is refused before it is parsed: lxml
 #: alone takes about 0.6 s (quiet machine) to 2.5 s (loaded) on 8 MB of tiny tags (1M of them), and such a
 #: page would be refused after parsing anyway. Below it the element count after parsing decides (4x leaves
@@ -304,10 +310,10 @@ _TAG_OPEN = lazy_compile(r"<[A-Za-z]")
 START_TAGS_FACTOR = 4
 
 
-def check_start_tags(text: str, limits: Limits) -> None:
-    """Raise :class:`LimitExceeded` (naming ``max_nodes``) when ``text`` has more than
-    :data:`START_TAGS_FACTOR` times ``limits.max_nodes`` start tags outside scripts and styles. Stops
-    counting there, so it costs little more than a count of ``<`` on any page.
+def check_start_tags(text: str | bytes, limits: Limits) -> None:
+    """Raise :class:`LimitExceeded` (naming ``max_nodes``) when ``text`` (or the UTF-8 bytes lxml is given)
+    has more than :data:`START_TAGS_FACTOR` times ``limits.max_nodes`` start tags outside scripts and
+    styles. Stops counting there, so it costs little more than a count of ``<`` on any page.
 
     >>> try:
     ...     check_start_tags("<p>x</p>" * 9, Limits(max_nodes=2))
@@ -318,13 +324,14 @@ def check_start_tags(text: str, limits: Limits) -> None:
     if limits.max_nodes is None:
         return
     most = START_TAGS_FACTOR * limits.max_nodes
-    if text.count("<") <= most:
+    binary = isinstance(text, bytes)
+    if (text.count(b"<") if isinstance(text, bytes) else text.count("<")) <= most:
         return
     # every start tag opens with "<" and a letter, so no more of those than the limit settles it, at a
     # third of the full pattern's cost on text full of "<" (8 MB of "< <": 0.06 s against 0.18 s)
-    if not any(count > most for count, _ in enumerate(_TAG_OPEN.finditer(text), 1)):
+    if not any(count > most for count, _ in enumerate(_tag_open(binary).finditer(text), 1)):
         return
-    for count, _ in enumerate(_START_TAG.finditer(text), 1):
+    for count, _ in enumerate(_start_tag(binary).finditer(text), 1):
         if count > most:
             raise LimitExceeded(
                 "max_nodes",
@@ -345,9 +352,11 @@ def _at_depth(depth: int) -> etree.XPath:
 _COUNT_ATTRIBUTES = etree.XPath("count(//@*)")
 
 
-def check_tree(root: Element, limits: Limits) -> int:
+def check_tree(root: Element, limits: Limits, source_bytes: int | None = None) -> int:
     """Raise :class:`LimitExceeded` when ``root``'s tree has too many elements or attributes (more than
-    :data:`ATTRIBUTES_PER_NODE` per element of ``max_nodes``) or is nested too deeply.
+    :data:`ATTRIBUTES_PER_NODE` per element of ``max_nodes``) or is nested too deeply. ``source_bytes``:
+    the size of what was parsed, when known (every attribute takes at least two of its bytes, a name and
+    what separates it: a page too small to hold too many is not counted).
 
     Returns the number of elements.
     """
@@ -356,9 +365,10 @@ def check_tree(root: Element, limits: Limits) -> int:
         raise LimitExceeded(
             "max_nodes", f"page too large: {count} elements, over the limit max_nodes={limits.max_nodes}"
         )
-    if limits.max_nodes is not None:
+    most = None if limits.max_nodes is None else ATTRIBUTES_PER_NODE * limits.max_nodes
+    if most is not None and (source_bytes is None or source_bytes > 2 * most):
         attributes = int(_COUNT_ATTRIBUTES(root))
-        if attributes > ATTRIBUTES_PER_NODE * limits.max_nodes:
+        if attributes > most:
             raise LimitExceeded(
                 "max_nodes",
                 f"page too large: {attributes} attributes, over {ATTRIBUTES_PER_NODE} per element of the "

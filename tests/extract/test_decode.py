@@ -221,3 +221,18 @@ def test_chinese_score_separates_a_right_reading_from_a_wrong_one() -> None:
 def test_decoded_gbk_page_extracts_its_text() -> None:
     r = extract(page(ZH * 4).encode("gbk"))
     assert r.error is None and r.encoding == "gb18030" and ZH in r.text
+
+
+@pytest.mark.parametrize(
+    "data,utf8",
+    [
+        (("<p>" + "中文" * 20 + "\x0c</p>\x01").encode(), ("<p>" + "中文" * 20 + "\x0c</p>").encode()),
+        (b"<p>plain text, a little longer\x7f</p>" * 5, b"<p>plain text, a little longer</p>" * 5),  # ASCII
+        ("<p>中文</p>".encode("gbk"), None),  # another codec: the text is encoded when parsed
+        (codecs.BOM_UTF8 + b"<p>x</p>", None),
+    ],
+)
+def test_utf8_pages_keep_their_bytes_for_the_parser(data: bytes, utf8: bytes | None) -> None:
+    decoded = decode_html(data)
+    assert decoded.utf8 == utf8
+    assert utf8 is None or utf8.decode() == decoded.text

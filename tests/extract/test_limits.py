@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import string
+
 import pytest
 from lxml import etree
 
@@ -362,3 +364,11 @@ def test_a_flood_after_markup_only_html_reads_as_a_tag_boundary_is_refused(befor
 )
 def test_the_utf8_bytes_give_the_counts_of_the_text(text: str) -> None:
     assert list(attribute_counts(text.encode())) == list(attribute_counts(text)) != []
+
+
+def test_the_smallest_page_with_too_many_attributes_is_still_counted() -> None:
+    # a page is not counted when it is too small to hold too many attributes: two bytes each at least
+    names = string.ascii_lowercase + string.digits + "-_.$@"  # one character each (HTML folds case)
+    page = "<p " + " ".join(names) + ">"  # 41 attributes in 85 bytes; the limit: 40
+    r = extract(page, limits=Limits(max_nodes=10))
+    assert r.error == "page too large: 41 attributes, over 4 per element of the limit max_nodes=10"
