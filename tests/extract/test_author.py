@@ -271,6 +271,12 @@ def test_several_names_between_headline_and_text():
     assert r.authors == ("赵明", "风笑") and r.sources["author"] == "line:opening"
 
 
+def test_names_alone_above_a_dash_led_subtitle_are_the_byline():
+    # "标题 / 作者 / ——副标题 / 一、小标题 / 正文": the subtitle is short, the dash says what it is
+    html = page(first="犬儒的年代</p><p>晨曦</p><p>——当代社会的一种心态</p><p>一、从何说起")
+    assert author(html) == ("晨曦", "line:opening")
+
+
 def test_a_short_line_after_a_sentence_is_not_an_opening_byline():
     html = page(first="记者今天走访了多个社区。</p><p>晨曦")
     assert author(html) == (None, None)

@@ -25,6 +25,12 @@ it fixes come from the choice of the content node:
   ``FORUM_MIN_POSTS`` elements share the root's path of tags and classes from ``FORUM_LEVELS`` up and
   their common ancestor holds as many post stamps (date and time, 回复/发表于/楼主/引用/Posted/wrote),
   the first post is the content, not the longest reply.
+- A learned block choice may widen the root to an ancestor up to three levels up
+  (``blockchoice``: gradient-boosted stumps over language-neutral block features, trained on the
+  shared datasets' truths by ``python -m newscrawl.evaluation.blocktrain``, shipped as
+  ``newscrawl/data/block_model.json``): the root often settles on a dense block inside the article (a
+  recipe's method beside its ingredient list, a story without its subtitle). ``block_model = False``
+  turns it off; a thread's opening post is never widened.
 - The root's structural twins join it: elements reached from its ancestor ``twin_levels`` up by the same
   path of tags and classes, with body-like text (at least ``twin_min_share`` of the root's non-link
   text, link share at most ``max_link_share``). An article split over repeated page chunks is read
@@ -59,15 +65,18 @@ chinese-wce, daniel-zh and scrapinghub), ``link_penalty = 1.0``, ``max_link_shar
 ``twin_min_share = 0.25`` and ``twin_levels = 6`` were set by reading pages (a magazine's three chunks
 sit five levels under their common ancestor), as were the ``LEAD_*`` constants, not tuned;
 ``link_block_text_share = 0.1`` was chosen leave-one-dataset-out over 0.1 / 0.2 / 0.4 (every fold chose
-0.1; worst drop 0). See docs/EVALUATION.md for the leave-one-out checks.
+0.1; worst drop 0); the block model is checked leave-one-dataset-out too. See docs/EVALUATION.md for the
+leave-one-out checks.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import fraction, positive, register
+from newscrawl.extract.blockchoice import shipped_model, widen
 from newscrawl.extract.boilerplate import (
     CHROME_TAGS,
     counts_against,
@@ -125,6 +134,8 @@ class AutoParams:
     twin_min_share: float = 0.25
     twin_levels: int = 6
     link_block_text_share: float = 0.1
+    #: widen the root to an ancestor when the learned block choice says so (``blockchoice``)
+    block_model: bool = True
 
     def validate(self) -> None:
         positive("short_threshold", self.short_threshold)
@@ -403,13 +414,23 @@ def read_parts(
     return paras_list, led, dropped, skipped, named
 
 
-@register("auto", AutoParams, "the default: design-card classification, decayed content score, pruning")
-def extract_auto(page: Page, params: AutoParams) -> BodyResult:
-    stats = page.stats
-    cls = page.classification(params.short_threshold)
-    if len(stats) == 0 or stats.chars[0] == 0:
-        empty = {"chosen": "auto", "why": "no text in body", "page_class": "short"}
-        return use_script_data(page, BodyResult((), None, freeze(empty)), params.short_threshold)
+@dataclass(frozen=True, slots=True)
+class RootChoice:
+    """Where the content score settled: every node's score, the root chosen, the node of maximum score
+    before ``first_post`` replaced it, and whether comment/footer names were counted."""
+
+    scores: list[float]
+    root: int
+    thread_root: int
+    comments_counted: bool
+    #: levels the learned block choice widened the root by (``blockchoice``), and its best log-odds
+    widened: int = 0
+    block_odds: float | None = None
+
+
+def choose_root(stats: NodeStats, params: AutoParams) -> RootChoice:
+    """The content root of a page with body text: the node of maximum content score, or a thread's
+    opening post (``first_post``), else the ancestor the learned block choice widens it to (``widen``)."""
     scores = content_scores(stats, params.decay, params.link_penalty, params.comment_max_share)
     root = scores.index(max(scores))  # the first node of maximum score
     comments_counted = True
@@ -419,8 +440,29 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
         scores = content_scores(stats, params.decay, params.link_penalty, 0.0)
         root = scores.index(max(scores))  # the first node of maximum score
         comments_counted = False
-    thread_root = root
-    root = first_post(stats, root, params)
+    post = first_post(stats, root, params)
+    if post == root and params.block_model:
+        wide, odds = widen(stats, scores, root, shipped_model())
+        levels = stats.depth[root] - stats.depth[wide]
+        return RootChoice(scores, wide, wide, comments_counted, levels, odds if odds > -math.inf else None)
+    return RootChoice(scores, post, root, comments_counted)
+
+
+@register("auto", AutoParams, "the default: design-card classification, decayed content score, pruning")
+def extract_auto(page: Page, params: AutoParams) -> BodyResult:
+    stats = page.stats
+    if len(stats) == 0 or stats.chars[0] == 0:
+        empty = {"chosen": "auto", "why": "no text in body", "page_class": "short"}
+        return use_script_data(page, BodyResult((), None, freeze(empty)), params.short_threshold)
+    return read_root(page, choose_root(stats, params), params)
+
+
+def read_root(page: Page, choice: RootChoice, params: AutoParams) -> BodyResult:
+    """The body read from ``choice.root``: its twins, lead and pruned text, trimmed at the edges."""
+    stats = page.stats
+    cls = page.classification(params.short_threshold)
+    scores, root, thread_root = choice.scores, choice.root, choice.thread_root
+    comments_counted = choice.comments_counted
     parts = twins(stats, root, params)
     paras_list, led, dropped, skipped, pruned = read_parts(stats, parts, params)
     named_root = -1
@@ -465,6 +507,8 @@ def extract_auto(page: Page, params: AutoParams) -> BodyResult:
                 "pruned_subtrees": skipped,
                 "twin_parts": len(parts),
                 "first_post_of_thread": root != thread_root and named_root < 0,
+                "widened_levels": choice.widened,
+                "block_odds": None if choice.block_odds is None else round(choice.block_odds, 2),
                 "pruned_root_read": named_root >= 0,
                 "lead_paragraphs": led,
                 "pruned_chars": dropped,

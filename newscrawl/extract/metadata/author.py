@@ -101,6 +101,8 @@ ABOVE_NAME_LINES = 3
 MAX_SIGNATURE_CHARS = 30
 #: the opening paragraphs searched for a names-only byline between headline and text
 OPENING_LINES = 4
+#: a line opening with one of these under an opening byline is the article's subtitle ("——当代……")
+SUBTITLE_DASHES = ("——", "—", "--")
 #: the paragraph after such a byline is the text: at least this long
 ANCHOR_TEXT_CHARS = 30
 #: a line holding only a name is at most this long
@@ -766,13 +768,14 @@ def _by_line(line: str) -> str | None:
 def _opening_byline(paragraphs: tuple[str, ...]) -> Found:
     """Names alone on a line between the headline and the text, as reposted articles open ("标题 / 茉莉 /
     正文", "标题 / 赵延东、风笑天 / 正文"): a line of one to ``MAX_NAMES`` CJK names within the first
-    ``OPENING_LINES`` paragraphs, after a short headline-like line and before a long one. A pen name needs
-    no surname here: the place says it is a byline."""
+    ``OPENING_LINES`` paragraphs, after a short headline-like line and before a long one or a dash-led
+    subtitle ("——当代中国的精神危机"). A pen name needs no surname here: the place says it is a byline."""
     for i in range(1, min(OPENING_LINES, len(paragraphs) - 1)):
         before, line, after = paragraphs[i - 1], paragraphs[i].strip(_STRIP), paragraphs[i + 1]
+        subtitle = after.lstrip().startswith(SUBTITLE_DASHES)  # "标题 / 作者 / ——副标题 / 正文"
         if len(before) > MAX_NAME_LINE or before.endswith(("。", "！", "？", ".", "!", "?")):
             continue
-        if len(after) < ANCHOR_TEXT_CHARS or len(line) > MAX_NAME_LINE:
+        if (len(after) < ANCHOR_TEXT_CHARS and not subtitle) or len(line) > MAX_NAME_LINE:
             continue
         names = [n.strip(_STRIP) for n in re.split(r"[、，,\s&]+", line) if n.strip(_STRIP)]
         if names and len(names) <= MAX_NAMES and all(
