@@ -1,11 +1,14 @@
 """Extraction off the reactor: a pool of worker processes that each extract one page at a time.
 
 :class:`WorkerPool` runs a task function (here :func:`page_job`: extraction and the text's SimHash) in
-``workers`` processes. Each process has a dispatcher thread in the crawler that hands it one task, waits
-for the answer and resolves the task's :class:`~concurrent.futures.Future`; the reactor thread never
-waits. A worker that dies on a page (a crash in a C library, the OOM killer) or is still busy
-``kill_after`` seconds later (killed) costs that page only: its future fails with :class:`WorkerFailed`
-and a fresh worker takes its place.
+``workers`` processes. Each process has a dispatcher thread in the crawler that hands it tasks, up to
+:data:`PREFETCH` at once (the one it works on and the next, which a reader thread in the worker takes off
+the pipe: the worker never waits between two pages for the dispatcher, itself waiting for the GIL while
+the reactor runs), reads the answers in order and resolves each task's
+:class:`~concurrent.futures.Future`; the reactor thread never waits. A worker that dies on a page (a
+crash in a C library, the OOM killer) or is still busy ``kill_after`` seconds after it began it (killed)
+costs that page only: its future fails with :class:`WorkerFailed`, a fresh worker takes its place and is
+handed the pages that waited in the lost one.
 
 Workers are started with the pool (not on its first task) and forked from a fork server started once,
 which has imported the library, warmed dateparser and extracted two sample pages
@@ -21,6 +24,7 @@ left the pipelines, so the pages waiting here are bounded by that setting.
 
 from __future__ import annotations
 
+import collections
 import gc
 import logging
 import multiprocessing
@@ -29,6 +33,7 @@ import queue
 import resource
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -196,18 +201,16 @@ _TASK, _STOP_WORKER = "task", "stop"
 
 
 def _worker_main(conn: Connection, task: Callable[[Any], Any], warm: Callable[[], None] | None) -> None:
-    """A worker's loop: answer ``(True, value)`` or ``(False, error text)`` per ``(_TASK, payload)``
-    until told to stop (``(_STOP_WORKER,)``: it answers with its peak RSS in KiB and its CPU seconds)
-    or the crawler's end of the pipe closes."""
+    """A worker's loop: answer ``(True, value)`` or ``(False, error text)`` per ``(_TASK, payload)``, in
+    order, until told to stop (``(_STOP_WORKER,)``: it answers with its peak RSS in KiB and its CPU
+    seconds) or the crawler's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if warm is not None:
         warm()
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    threading.Thread(target=_read_messages, args=(conn, inbox), name="newscrawl-inbox", daemon=True).start()
     conn.send(_READY)
-    while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            return
+    while (message := inbox.get()) is not None:
         if message[0] != _TASK:
             usage = resource.getrusage(resource.RUSAGE_SELF)
             conn.send((usage.ru_maxrss, usage.ru_utime + usage.ru_stime))
@@ -219,9 +222,32 @@ def _worker_main(conn: Connection, task: Callable[[Any], Any], warm: Callable[[]
         conn.send(answer)
 
 
+def _read_messages(conn: Connection, inbox: queue.SimpleQueue[Any]) -> None:
+    """A worker's reader thread: every message off the pipe as it comes, into ``inbox`` (None once the
+    pipe is closed), so that the crawler's hand-over of the next page never waits for this one's end."""
+    while True:
+        try:
+            inbox.put(conn.recv())
+        except (EOFError, OSError):
+            inbox.put(None)
+            return
+
+
 # -- the pool -----------------------------------------------------------------------------------------------
 
 _STOP = object()
+#: tasks handed to one worker at once: the one it works on and the next, so that it never waits between
+#: two pages for the crawler's dispatcher thread (which waits for the GIL while the reactor runs)
+PREFETCH = 2
+
+
+@dataclass
+class _Sent:
+    """A task handed to a worker; ``started``: when the worker began it (None while it waits there)."""
+
+    payload: Any
+    future: Future[Any]
+    started: float | None
 
 
 class WorkerPool:
@@ -319,35 +345,74 @@ class WorkerPool:
     def _dispatch(self) -> None:
         process: multiprocessing.process.BaseProcess | None = None
         conn: Connection | None = None
+        #: tasks handed to the current worker, oldest first (it works on the first, the others wait)
+        sent: collections.deque[_Sent] = collections.deque()
+        #: tasks handed to a worker that was lost before it took them: handed to its replacement first
+        retry: collections.deque[tuple[Any, Future[Any]]] = collections.deque()
+        stopping = False
         try:
             try:  # now, not on the first task: the first pages find their workers started and warm
                 process, conn = self._spawn()
             except WorkerFailed:
                 pass  # the first task tries again, and fails with the reason if it fails again
             while True:
-                job = self._queue.get()
-                if job is _STOP:
-                    break
-                payload, future = job
-                if not future.set_running_or_notify_cancel():
+                # hand over tasks until PREFETCH wait in the worker (waiting for one only when it has none)
+                while len(sent) < PREFETCH:
+                    if retry:
+                        payload, future = retry.popleft()
+                    elif stopping:
+                        break
+                    else:
+                        try:
+                            job = self._queue.get(block=not sent)
+                        except queue.Empty:
+                            break
+                        if job is _STOP:
+                            stopping = True
+                            continue
+                        payload, future = job
+                        if not future.set_running_or_notify_cancel():
+                            continue
+                    try:
+                        if process is None or conn is None:
+                            process, conn = self._spawn()
+                        conn.send((_TASK, payload))
+                    except WorkerFailed as e:
+                        future.set_exception(e)
+                        continue
+                    except (OSError, ValueError) as e:  # the worker is gone
+                        if sent:  # it died on the task it works on: that one fails below, this one waits
+                            retry.appendleft((payload, future))
+                            break
+                        assert process is not None
+                        future.set_exception(self._crashed(process, e))
+                        _kill(process)
+                        process = conn = None
+                        continue
+                    sent.append(_Sent(payload, future, time.monotonic() if not sent else None))
+                if not sent:
+                    if stopping and not retry:
+                        break
                     continue
+                assert process is not None and conn is not None
+                head = sent.popleft()
                 try:
-                    if process is None or conn is None:
-                        process, conn = self._spawn()
-                    future.set_result(self._run(process, conn, payload))
-                except WorkerFailed as e:
-                    if process is not None:
-                        _kill(process)
-                    process = conn = None
-                    future.set_exception(e)
+                    head.future.set_result(self._answer(process, conn, head.started or time.monotonic()))
                 except RuntimeError as e:
-                    future.set_exception(e)
-                except Exception as e:  # the pipe broke some other way: a fresh worker for the next task
-                    if process is not None:
-                        _kill(process)
+                    head.future.set_exception(e)
+                except Exception as e:  # WorkerFailed, or the pipe broke some other way: a fresh worker
+                    _kill(process)
                     process = conn = None
-                    future.set_exception(WorkerFailed("crashed", f"worker lost: {type(e).__name__}: {e}"))
+                    if not isinstance(e, WorkerFailed):
+                        e = WorkerFailed("crashed", f"worker lost: {type(e).__name__}: {e}")
+                    head.future.set_exception(e)
+                    retry.extendleft((s.payload, s.future) for s in reversed(sent))
+                    sent.clear()
+                if sent:
+                    sent[0].started = time.monotonic()
         finally:
+            for _, future in [*((s.payload, s.future) for s in sent), *retry]:  # only after a bug
+                future.set_exception(WorkerFailed("crashed", "worker pool stopped"))
             if process is not None and conn is not None:
                 usage = _stop(process, conn)
                 if usage is not None:
@@ -355,21 +420,27 @@ class WorkerPool:
                         self.peak_rss_kib.append(usage[0])
                         self.cpu_seconds.append(usage[1])
 
-    def _run(self, process: multiprocessing.process.BaseProcess, conn: Connection, payload: Any) -> Any:
+    def _crashed(self, process: multiprocessing.process.BaseProcess, error: BaseException) -> WorkerFailed:
+        process.join(1)
+        with self._lock:
+            self.crashed += 1
+        code = process.exitcode
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        failed = WorkerFailed("crashed", f"worker crashed ({how})")
+        failed.__cause__ = error
+        return failed
+
+    def _answer(self, process: multiprocessing.process.BaseProcess, conn: Connection, started: float) -> Any:
+        """The answer to the first task handed to the worker, which it began at ``started``."""
         try:
-            conn.send((_TASK, payload))
-            if not conn.poll(self.kill_after):
+            left = None if self.kill_after is None else max(0.0, started + self.kill_after - time.monotonic())
+            if not conn.poll(left):
                 with self._lock:
                     self.killed += 1
                 raise WorkerFailed("killed", f"worker killed: no answer after {self.kill_after:g} s")
             ok, value = conn.recv()
         except (EOFError, OSError) as e:
-            process.join(1)
-            with self._lock:
-                self.crashed += 1
-            code = process.exitcode
-            how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-            raise WorkerFailed("crashed", f"worker crashed ({how})") from e
+            raise self._crashed(process, e) from e
         if not ok:
             raise RuntimeError(value)
         return value

@@ -81,6 +81,21 @@ def test_a_hanging_page_is_killed_and_its_worker_replaced(pool_of):
     assert pool.submit("ok").result(WAIT) and pool.started == 2
 
 
+@pytest.mark.parametrize("how", ["crash", "hang"])
+def test_the_pages_queued_in_a_lost_worker_go_to_its_replacement(pool_of, how):
+    # a worker is handed the next page while it works on one: when it is lost, only its page fails
+    pool = pool_of(misbehave, kill_after=1.0)
+    first = pool.submit("ok").result(WAIT)
+    futures = [pool.submit(what) for what in (how, "ok", "ok", "raise", "ok")]
+    with pytest.raises(WorkerFailed):
+        futures[0].result(WAIT)
+    answers = [f.result(WAIT) for f in (futures[1], futures[2], futures[4])]
+    with pytest.raises(RuntimeError, match="bad page"):
+        futures[3].result(WAIT)
+    assert len(set(answers)) == 1 and first not in answers
+    assert pool.started == 2 and pool.crashed + pool.killed == 1
+
+
 def test_an_error_in_the_task_keeps_the_worker(pool_of):
     pool = pool_of(misbehave)
     with pytest.raises(RuntimeError, match="ValueError: bad page"):
