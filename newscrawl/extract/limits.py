@@ -324,6 +324,8 @@ def check_start_tags(text: str | bytes, limits: Limits) -> None:
     if limits.max_nodes is None:
         return
     most = START_TAGS_FACTOR * limits.max_nodes
+    if len(text) <= most:  # (each start tag takes a '<': no count of them needed)
+        return
     binary = isinstance(text, bytes)
     if (text.count(b"<") if isinstance(text, bytes) else text.count("<")) <= most:
         return

@@ -26,8 +26,6 @@ Measured (all pages of each set are articles): false lists 0/69 chinese-wce, 0/1
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import compress
 from typing import Any, Literal
 
 from newscrawl.extract.document import collapse, text_len
@@ -104,8 +102,12 @@ def classify_page_kind(page: Page) -> tuple[PageKindName, dict[str, Any]]:
 def _largest_repeated_group(page: Page) -> int:
     """The largest number of same-tag, same-class siblings that contain links (one pass, no child lists)."""
     stats = page.stats
-    keys = zip(stats.parent[1:], stats.tag[1:], [cls or "" for cls in stats.classes[1:]], strict=True)
-    counts = Counter(compress(keys, stats.link_tags[1:]))  # (counted in C: no Python step per element)
+    counts: dict[tuple[int, str, str], int] = {}
+    parent, tag, link_tags, classes = stats.parent, stats.tag, stats.link_tags, stats.classes
+    for c in range(1, len(stats)):
+        if link_tags[c]:
+            key = (parent[c], tag[c], classes[c] or "")
+            counts[key] = counts.get(key, 0) + 1
     return max(counts.values(), default=0)
 
 
@@ -115,13 +117,10 @@ def _headline_in_title(page: Page) -> bool:
     if not title:
         return False
     segments = [s for s in TITLE_SEPARATORS.split(title) if text_len(s) >= HEADLINE_MIN_CHARS]
-    # an element's text is at least as long as its characters (``chars`` leaves out white space): one
-    # with more than the title, and than twice its longest segment, can match neither way
-    longest = min(HEADLINE_MAX_CHARS, max([len(title), *(2 * len(seg) for seg in segments)]))
     stats = page.stats
     for i in range(1, len(stats)):
         c = stats.chars[i]
-        if c < HEADLINE_MIN_CHARS or c > longest or stats.link_chars[i] or stats.tag[i] == "a":
+        if c < HEADLINE_MIN_CHARS or c > HEADLINE_MAX_CHARS or stats.link_chars[i] or stats.tag[i] == "a":
             continue
         text = collapse("".join(stats.elements[i].itertext()))
         if text in title or any(seg in text and len(text) <= 2 * len(seg) for seg in segments):

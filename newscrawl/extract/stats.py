@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import cast
 
 from lxml import etree
@@ -114,19 +113,23 @@ def compute_stats(body: Element, block_tags: frozenset[str] = BLOCK_TAGS) -> Nod
     parent = [get_index(el.getparent(), 0) for el in elements]  # type: ignore[arg-type]  # below body: never None
     if n:
         parent[0] = -1
-    # what a loop over the elements did one element at a time, done by list (a third less time): the
-    # block tags opened so far, each element's own characters (white-space texts, most of them, have none)
-    line = list(accumulate(map(block_tags.__contains__, tag), initial=0))
-    del line[0]
-    nlines = line[-1] if n else 0
-    texts = [el.text for el in elements]
-    own = [0 if not text or text.isspace() else len("".join(text.split())) for text in texts]
-    for i, tail in enumerate([el.tail for el in elements]):
-        if tail and i and not tail.isspace():  # (the body's own tail is not in it)
-            own[parent[i]] += len("".join(tail.split()))
+    own = [0] * n
+    line = [0] * n
     depth = [0] * n
-    for i in range(1, n):
-        depth[i] = depth[parent[i]] + 1
+    nlines = 0
+    for i, el in enumerate(elements):
+        if tag[i] in block_tags:
+            nlines += 1
+        line[i] = nlines
+        text = el.text
+        if text and not text.isspace():  # (white space between tags: most texts and tails, no characters)
+            own[i] += len("".join(text.split()))
+        if i:
+            p = parent[i]
+            depth[i] = depth[p] + 1
+            tail = el.tail
+            if tail and not tail.isspace():
+                own[p] += len("".join(tail.split()))
     chars = own[:]
     tags = [0] * n
     link_chars = [0] * n
