@@ -509,5 +509,6 @@ def test_a_declared_first_name_stays_when_the_page_pairs_it_with_several_surname
 
 def test_a_declared_login_is_spelled_as_the_page_shows_it():
     head = ld({"@type": "Article", "author": {"name": "marydoerr"}})
-    html = page(head, top='<a href="/creator/mary-doerr/">Mary Doerr</a>', en=True)
+    byline = '<span class="post-author">von <a href="/creator/mary-doerr/">Mary Doerr</a></span>'
+    html = page(head, top=byline, en=True)
     assert author(html) == ("Mary Doerr", "json-ld:author")

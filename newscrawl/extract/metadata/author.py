@@ -908,7 +908,7 @@ def find_author(
     found = _author_chain(page, body, near)
     names = split_names(found.value)
     if len(names) == 1 and found.source and found.source.startswith(("meta:", "json-ld:")):
-        names = (full_name(page.html, names[0]) or names[0],)
+        names = (full_name(page, body, names[0]) or names[0],)
     return Found(join_names(names), found.source) if names else found
 
 
@@ -920,31 +920,28 @@ MIN_LOGIN_CHARS = 8
 _SURNAME = r"[ \xa0]+([A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?)(?![\w-])"
 
 
-def full_name(html: str, name: str) -> str | None:
+def full_name(page: Page, body: BodyResult, name: str) -> str | None:
     """The writer's full name where the page declares a single word: a first name the page completes with
-    one surname (``FULL_NAME_MIN_TIMES``), or a login the page spells as words ("marydoerr" shown as "Mary
-    Doerr"). None when ``name`` is no such word or the page says nothing certain.
-
-    >>> full_name("<p>Eine Kolumne von Jane Doe</p><p>Jane Doe ist Autorin.</p>", "Jane")
-    'Jane Doe'
-    >>> full_name("<a href='/u/1'>Mary Doerr</a>", "marydoerr"), full_name("Jane Doe, Jane Roe", "Jane")
-    ('Mary Doerr', None)
-    """
+    one surname (``FULL_NAME_MIN_TIMES``), or a login the byline by the text spells as words ("marydoerr"
+    shown as "Mary Doerr"). None when ``name`` is no such word or the page says nothing certain."""
     if not name.isalpha():
         return None
+    html = page.html
     if name[0].isupper() and name[1:].islower():
-        found = {m.group(1) for m in re.finditer(rf"(?<![\w-]){name}{_SURNAME}", html)}
-        if len(found) != 1:
+        if html.count(f"{name} ") < FULL_NAME_MIN_TIMES:
+            return None  # (a plain count first: a regular expression over a big page costs milliseconds)
+        surnames: dict[str, int] = {}
+        for m in re.finditer(f"{name}{_SURNAME}", html):  # (a literal start: searched fast)
+            before = html[m.start() - 1 : m.start()]
+            if not (before.isalnum() or before in "_-"):
+                surnames[m.group(1)] = surnames.get(m.group(1), 0) + 1
+        if len(surnames) != 1:
             return None
-        surname = found.pop()
-        times = len(re.findall(rf"(?<![\w-]){name}[ \xa0]+{re.escape(surname)}(?![\w-])", html))
+        surname, times = surnames.popitem()
         return f"{name} {surname}" if times >= FULL_NAME_MIN_TIMES else None
     if name.islower() and len(name) >= MIN_LOGIN_CHARS:
-        spelled = r"[ \xa0-]?".join(name)
-        for m in re.finditer(rf"(?<![\w-])({spelled})(?![\w-])", html, re.I):
-            shown = collapse(m.group(1))
-            if " " in shown and shown[0].isupper():  # (not the login in a link: "/author/mary-doerr/")
-                return shown
+        shown = _byline_markup(page, body).value
+        return shown if shown and " " in shown and name_key(shown) == name else None
     return None
 
 

@@ -100,6 +100,8 @@ ANCHOR_MIN_CHARS = 30
 SUPPORT_OVERLAP = 0.5
 #: the longest host-name ending after the site's name (".com.br", "-online.de" spelled without dots)
 OWN_NAME_SUFFIX_CHARS = 8
+#: texts whose :func:`name_key` is remembered (a page asks for a few dozen)
+NAME_KEY_CACHE = 4096
 #: a site's name opening a banner <h1> has at least this many letters and digits
 MIN_SITE_KEY_CHARS = 4
 #: the headline follows a section-name <h1> within this many elements (6 on the pages seen)
@@ -154,8 +156,10 @@ def separator_pattern() -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{line})" for line in _data_lines("title_separators.txt")))
 
 
+@lru_cache(maxsize=NAME_KEY_CACHE)
 def name_key(text: str) -> str:
-    """Case- and punctuation-blind key for comparing names: ``"BBC News"`` -> ``"bbcnews"``."""
+    """Case- and punctuation-blind key for comparing names: ``"BBC News"`` -> ``"bbcnews"`` (cached: a
+    page's title chain asks for the same few texts' keys a dozen times)."""
     return _NON_WORD.sub("", text).lower()
 
 
@@ -477,7 +481,10 @@ def is_banner(heading: str, title: str, declared: str | None, site: SiteContext,
     True
     """
     key = name_key(heading)
-    if not key:
+    title_key = name_key(title)
+    # (plain string tests first: the <title> is split only when one of the two shapes is possible)
+    at = title_key.rfind(key[:MIN_SITE_KEY_CHARS]) if len(key) > MIN_SITE_KEY_CHARS else -1
+    if not key or not (title_key.endswith(key) or (at >= 0 and key.startswith(title_key[at:]))):
         return False
     parts = split_title(title)
     if len(parts) < 2:
@@ -491,7 +498,7 @@ def is_banner(heading: str, title: str, declared: str | None, site: SiteContext,
     tagline = len(key) > len(last) >= MIN_SITE_KEY_CHARS and key.startswith(last)
     if tagline and keys[0] not in key:
         return not stated  # the site's name and its tagline
-    if not name_key(title).endswith(key):
+    if not title_key.endswith(key):
         return False
     for j in range(1, len(parts)):
         if key == "".join(keys[j:]):
@@ -511,13 +518,17 @@ def headline_after_section(
     <title> states it or it is another part of the <title>. None otherwise."""
     el = heading.element
     stats = page.stats
-    if el is None or el not in stats.index:
+    key = name_key(heading.text)
+    title_key = name_key(title)
+    # (a part that is not the longest leaves more than half of the <title> to the others)
+    if el is None or not key or len(title_key) <= 2 * len(key) or key not in title_key:
+        return None
+    if el not in stats.index:
         return None
     parts = split_title(title)
     if len(parts) < 2:
         return None
     keys = [name_key(p) for p in parts]
-    key = name_key(heading.text)
     if key not in keys or len(key) >= max(len(k) for k in keys):
         return None
     start = stats.subtree_end(stats.index[el])
