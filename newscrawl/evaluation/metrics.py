@@ -364,6 +364,17 @@ def title_match(predicted: str | None, truth: str) -> bool:
     return predicted is not None and title_key(predicted) == title_key(truth)
 
 
+def title_match_case_aside(predicted: str | None, truth: str) -> bool:
+    """:func:`title_match` with letter case aside: a truth copied from a CSS-uppercased headline
+    ("COUNCIL PASSES BUDGET") matches the headline as the HTML writes it. A separate figure: "title exact"
+    still counts case.
+
+    >>> title_match_case_aside("Council passes budget", "COUNCIL PASSES BUDGET")
+    True
+    """
+    return predicted is not None and title_key(predicted).casefold() == title_key(truth).casefold()
+
+
 def author_names(value: str | Sequence[str]) -> frozenset[str]:
     """The names in an author string or list (each item split the same way), whitespace-normalised and
     casefolded. A string is split the way the extractor splits a byline (:func:`split_names`): list

@@ -42,7 +42,11 @@ SNIPPET_COLUMNS = (
     ("F1", "snippet_f1", ".3f"),
     ("accuracy", "snippet_accuracy", ".3f"),
 )
-TITLE_COLUMNS = (("pages", "title_pages", "d"), ("title exact", "title_accuracy", ".3f"))
+TITLE_COLUMNS = (
+    ("pages", "title_pages", "d"),
+    ("title exact", "title_accuracy", ".3f"),
+    ("case aside", "title_case_accuracy", ".3f"),
+)
 AUTHOR_COLUMNS = (
     ("pages", "author_pages", "d"),
     ("same names", "author_accuracy", ".3f"),
@@ -105,7 +109,9 @@ Metrics (per page, then over the dataset):
 - **snippets**: trafilatura's test: whitespace-normalised substring search of each `with` (must appear) and
   `without` (must not appear) segment; precision, recall, F1, accuracy over all segments.
 - **title exact**: equal after whitespace normalisation, with curly quotes and apostrophes read as straight
-  ones and invisible characters (soft hyphen, zero-width space) dropped; letter case counts.
+  ones and invisible characters (soft hyphen, zero-width space) dropped; letter case counts. **case aside**:
+  the same with letter case ignored, to show how much of the gap is truths copied from CSS-uppercased
+  headlines (`text-transform`); the gate's floors read "title exact".
 - **same names** (author): the person the page credits (our `author`, else our `editor`: the truths credit
   the editor, 责任编辑, where no writer is named) has the same set of names as the truth, ignoring case,
   spacing, order and list separators ("、", ";", ",", "and"/"und", spaces between Chinese names); a truth

@@ -65,6 +65,7 @@ def score_page(
         scores["empty_article"] = not text.strip()
     if truth.title:
         scores["title_ok"] = m.title_match(title, truth.title)
+        scores["title_case_ok"] = m.title_match_case_aside(title, truth.title)
     if truth.author or truth.authors:
         names = truth.authors or truth.author or ""
         credited = author or editor
@@ -190,6 +191,7 @@ def summarize(records: Sequence[Record]) -> dict[str, float | int]:
     titled = [r for r in records if "title_ok" in r["scores"]]
     if titled:
         out.update(title_pages=len(titled), title_accuracy=_mean(titled, "title_ok"))
+        out["title_case_accuracy"] = _mean(titled, "title_case_ok")
     authored = [r for r in records if "author_ok" in r["scores"]]
     if authored:
         out.update(author_pages=len(authored), author_accuracy=_mean(authored, "author_ok"))

@@ -201,6 +201,13 @@ def test_title_match_ignores_quote_typography_and_invisible_characters():
     assert not m.title_match("« Non » dit-il", '"Non" dit-il')  # guillemets are not respelled
 
 
+def test_title_case_aside_ignores_letter_case_only():
+    assert m.title_match_case_aside("Levelpässe sind bestellbar", "LEVELPÄSSE SIND BESTELLBAR")
+    assert m.title_match_case_aside("Mexico’s economy grew", "MEXICO'S ECONOMY GREW")
+    assert not m.title_match_case_aside("Mexico’s economy grew", "MEXICO'S ECONOMY SHRANK")
+    assert not m.title_match_case_aside(None, "TITLE")
+
+
 def test_date_compares_the_calendar_day_as_written():
     assert m.date_match("2005-05-07T08:00:00+08:00", "2005-05-07T21:23:57")
     assert not m.date_match("2005-05-08T00:30:00+08:00", "2005-05-07")

@@ -26,6 +26,13 @@ def test_snippet_title_and_date_truth_get_their_metrics():
     assert "sh_tp" not in scores
 
 
+def test_title_case_aside_is_scored_beside_title_exact():
+    scores = score_page(Truth("a", title="COUNCIL PASSES BUDGET"), "", "Council passes budget", None)
+    assert (scores["title_ok"], scores["title_case_ok"]) == (False, True)
+    summary = summarize([{"ms": 1.0, "chars": 0, "scores": scores}])
+    assert (summary["title_accuracy"], summary["title_case_accuracy"]) == (0.0, 1.0)
+
+
 def test_author_truth_gets_an_author_score():
     scores = score_page(Truth("a", author="张三"), "", None, None, "张三")
     assert (scores["author_ok"], scores["author_found"]) == (True, True)
