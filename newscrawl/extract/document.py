@@ -19,11 +19,14 @@ _CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
 #: what a text field must not carry: C0 controls but tab and LF, DEL, and C1 controls. A terminal acts
 #: on them (ESC and CSI start escape sequences; CR overwrites a line), and ``&#27;`` puts one in a page
 _TEXT_CONTROLS = lazy_compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-#: character references to those C0 controls and DEL (``&#27;``, ``&#x1B;``): libxml2 puts the character in
-#: the tree, where lxml refuses to set a text holding it again (moving a dropped element's tail failed);
-#: removed before parsing, as the text fields would drop the character anyway
+#: character references to those C0 controls and DEL (``&#27;``, ``&#x1B;``), and the noncharacters U+FFFE and
+#: U+FFFF referenced or written (UTF-8 ``EF BF BE``/``BF``): libxml2 puts the character in the tree, where
+#: lxml refuses to set a text holding it again (moving a dropped element's tail failed; cutting the text
+#: of 8 MB of ``&#xFFFE;`` failed); removed before parsing, as the text fields would drop the character
+#: anyway (html.unescape gives "" for each)
 _CONTROL_REFERENCE = lazy_compile(
-    rb"&#(?:0*(?:[0-8]|1[124-9]|2[0-9]|3[01]|127)(?![0-9])|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]|7[fF])(?![0-9a-fA-F]));?"
+    rb"&#(?:0*(?:[0-8]|1[124-9]|2[0-9]|3[01]|127|6553[45])(?![0-9])"
+    rb"|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]|7[fF]|[fF]{3}[eEfF])(?![0-9a-fA-F]));?|\xef\xbf[\xbe\xbf]"
 )
 _XML_DECL = lazy_compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
 #: ``</body>`` and ``</html>`` end tags: a browser ignores them (content after them still goes into the

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hostile_support import assert_well_formed
 
-from newscrawl.extract import ALGORITHMS, extract
+from newscrawl.extract import ALGORITHMS, Limits, extract
 
 BODY = "市政府昨天召开新闻发布会，介绍了今年城市建设的主要工作。" * 8
 
@@ -86,3 +86,35 @@ def test_cetds_covered_subtrees_answer_as_a_scan_of_every_marked_one() -> None:
             if not expected:
                 marked.append(node)
                 covered.add(node)
+
+
+@pytest.mark.parametrize("noncharacter", ["&#xFFFE;", "&#65535;", "&#x0ffff", "\ufffe", "\uffff"])
+def test_a_noncharacter_in_a_text_that_is_cut_is_harmless(noncharacter: str) -> None:
+    # libxml2 kept U+FFFE and U+FFFF in the tree and lxml refused the text cut at max_text_chars
+    # ("All strings must be XML compatible"): an internal error for 8 MB of "&#xFFFE;&#x1FFFF;&#128;"
+    page = f"<html><body><p>{BODY}</p><p>{(noncharacter + '字') * 3_000}</p></body></html>"
+    r = extract(page, limits=Limits(max_text_chars=2_000, time_budget=None))
+    assert_well_formed(r)
+    assert r.error is None and r.text and "\ufffe" not in r.text and "\uffff" not in r.text
+
+
+@pytest.mark.parametrize("algorithm", ["blockstats", "linedensity", "auto"])
+def test_a_reference_of_more_digits_than_int_reads_is_harmless(algorithm: str) -> None:
+    # html.unescape raises ValueError past Python's 4,300 digits (int() on text): the source extractors
+    # decode with newscrawl.extract.entities, which reads it as HTML5 does (U+FFFD past U+10FFFF); it was
+    # an internal error in blockstats and linedensity
+    huge = "&#" + "9" * 5_000 + ";"
+    zeros = f"&#{'0' * 4_400}65;"
+    page = f"<html><body><p>{BODY}</p><p>a{huge}</p><p>{BODY}</p><p>b{zeros}</p><p>{BODY}</p></body></html>"
+    r = extract(page, algorithm=algorithm)
+    assert_well_formed(r)
+    assert r.error is None and BODY in r.text
+
+
+def test_an_author_holding_a_reference_of_more_digits_than_int_reads_is_harmless() -> None:
+    # the author chain unescaped its values with html.unescape, which raised: a metadata failure
+    huge = "&amp;#" + "9" * 5_000 + ";"
+    page = f"<html><head><meta name='author' content='王小明{huge}'></head><body><p>{BODY}</p></body></html>"
+    r = extract(page)
+    assert_well_formed(r)
+    assert r.error is None and "metadata_failures" not in r.figures

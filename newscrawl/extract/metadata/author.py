@@ -31,7 +31,6 @@ e-mail addresses, account slugs, placeholders ("null", "admin") or only punctuat
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -40,6 +39,7 @@ from importlib.resources import files
 from lxml import etree
 
 from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.entities import unescape
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.title import (
     SiteContext,
@@ -263,7 +263,7 @@ def clean_value(value: str | None) -> str | None:
     """
     if not value:
         return None
-    value = collapse(_INVISIBLE.sub("", html.unescape(value)))
+    value = collapse(_INVISIBLE.sub("", unescape(value)))  # html.unescape raised on 4,300-digit numbers
     value = _BY.sub("", value, count=1)
     value = value.strip(_STRIP)
     end = _VALUE_END.search(value)
