@@ -28,14 +28,15 @@ NEWSCRAWL_MAX_DEPTH: int | None = None
 NEWSCRAWL_MAX_ATTRIBUTES: int | None = None
 #: characters of a page's text extracted at most; the rest is cut (recorded in the record's figures)
 NEWSCRAWL_MAX_TEXT_CHARS: int | None = None
-#: seconds
+#: CPU seconds of the thread extracting a page (the page's own work: a loaded machine does not spend it)
 NEWSCRAWL_TIME_BUDGET: float | None = None
 #: worker processes extracting pages off the reactor (newscrawl.crawl.workers); None: CPUs - 1, at least
 #: 1; 0: extract on the reactor thread, for debugging
 NEWSCRAWL_EXTRACT_WORKERS: int | None = None
-#: seconds a worker may spend on one page before it is killed and replaced, the page dropped as
+#: wall seconds a worker may spend on one page before it is killed and replaced, the page dropped as
 #: extract_error (0: never). 3x the default time budget: a page past its budget gives up at the next
-#: stage boundary, so only a stage that never returns (a C library looping) reaches this hard limit
+#: stage boundary, so only a stage that never returns (a C library looping), or a machine so loaded that
+#: the page's CPU seconds take three times as long in wall time, reaches this hard limit
 NEWSCRAWL_EXTRACT_KILL_AFTER = 15.0
 
 # -- records (stage 2) -------------------------------------------------------------------------------------

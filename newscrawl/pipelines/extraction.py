@@ -6,7 +6,7 @@ Switched off with ``NEWSCRAWL_EXTRACT_ENABLED = False`` (stage 2 then drops page
 The algorithm, its parameters and the per-page limits travel as one
 :class:`~newscrawl.crawl.config.ExtractorOptions` (validated in :mod:`newscrawl.crawl.config`); the limits
 come from ``NEWSCRAWL_MAX_BODY_BYTES``, ``NEWSCRAWL_MAX_NODES``,
-``NEWSCRAWL_MAX_DEPTH``, ``NEWSCRAWL_MAX_ATTRIBUTES`` and ``NEWSCRAWL_TIME_BUDGET`` (seconds); a page
+``NEWSCRAWL_MAX_DEPTH``, ``NEWSCRAWL_MAX_ATTRIBUTES`` and ``NEWSCRAWL_TIME_BUDGET`` (CPU seconds); a page
 over one is dropped by stage 2 as ``extract_error`` with the limit named.
 
 Extraction runs in ``NEWSCRAWL_EXTRACT_WORKERS`` worker processes (:mod:`newscrawl.crawl.workers`;

@@ -48,3 +48,26 @@ def test_page_within_the_limits_is_kept(make_spider):
     stage1 = build_from_crawler(ExtractionPipeline, spider.crawler)
     stage2 = build_from_crawler(RecordPipeline, spider.crawler)
     assert stage2.process_item(stage1.process_item(spider._item(response(URL, article_html()))))["text"]
+
+
+def test_a_page_over_its_cpu_budget_is_dropped_and_counted_but_not_for_wall_time(make_spider, monkeypatch):
+    import time
+
+    from newscrawl.extract import limits
+
+    spider = make_spider({"NEWSCRAWL_TIME_BUDGET": "1", "NEWSCRAWL_EXTRACT_WORKERS": "0"})
+    crawler = spider.crawler
+    crawler.stats.open_spider()
+    stage1 = build_from_crawler(ExtractionPipeline, crawler)
+    stage2 = build_from_crawler(RecordPipeline, crawler)
+    page = response(URL, article_html())
+    # a loaded machine: a minute of wall time between any two looks at the clock, little CPU
+    wall = iter(range(0, 10**9, 60))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(wall)))
+    assert stage2.process_item(stage1.process_item(spider._item(page)))["text"]
+    # a page whose own work outlasts the budget: the CPU clock moves 0.6 s at every look
+    cpu = iter(x * 0.6 for x in range(10**6))
+    monkeypatch.setattr(limits, "budget_clock", lambda: next(cpu))
+    with pytest.raises(DropItem, match="time_budget"):
+        stage2.process_item(stage1.process_item(spider._item(page)))
+    assert crawler.stats.get_value("newscrawl/dropped/extract_error") == 1

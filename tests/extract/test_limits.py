@@ -115,18 +115,76 @@ def test_limits_do_not_change_a_normal_extraction() -> None:
     assert extract(ARTICLE) == extract(ARTICLE, limits=Limits.unlimited())
 
 
-def test_time_budget_covers_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
-    import time
+class FakeCPU:
+    """A thread's CPU clock that only moves when told to (no timing in the tests)."""
 
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_time_budget_covers_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
+    from newscrawl.extract import limits
     from newscrawl.extract.metadata import stage
 
-    def slow_people(*args: object, **kwargs: object) -> object:
-        time.sleep(0.3)  # a metadata chain that runs long (dateparser on a hostile value, say)
-        return stage.People()
+    cpu = FakeCPU()
+    real = stage.find_people
 
+    def slow_people(*args: object, **kwargs: object) -> object:
+        cpu.now += 0.3  # a metadata chain that works long (dateparser on a hostile value, say)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(limits, "budget_clock", cpu)
     monkeypatch.setattr(stage, "find_people", slow_people)
     r = extract(ARTICLE, limits=Limits(time_budget=0.25))
-    assert r.error and "after metadata" in r.error and "time_budget" in r.error
+    assert r.error and "after metadata" in r.error and "time_budget" in r.error and "CPU" in r.error
+
+
+def test_the_budget_counts_cpu_seconds_not_wall_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    # a loaded machine: 1,000 wall seconds go by at every look at the clock, the page's thread works 0.1 s
+    wall = iter(range(0, 10**9, 1_000))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(wall)))
+    cpu = FakeCPU()
+    budget = Budget(1.0, clock=cpu)
+    for stage in ("decode", "parse", "cleaning", "body extraction", "page kind", "metadata"):
+        cpu.now += 0.1
+        budget.check(stage)
+    assert [lap[1] for lap in budget.laps] == [1_000.0] * 6  # wall laps recorded
+    assert [round(lap[2], 6) for lap in budget.laps] == [0.1] * 6
+    assert round(budget.elapsed(), 6) == 0.6
+    cpu.now += 0.5
+    with pytest.raises(LimitExceeded, match="1.10 s of CPU after parse"):
+        budget.check("parse")
+
+
+def test_a_loaded_machine_does_not_refuse_a_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    wall = iter(range(0, 10**9, 60))  # a minute of wall time between any two looks at the clock
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(wall)))
+    r = extract(ARTICLE, limits=Limits(time_budget=5.0))
+    assert r.error is None and r.text
+
+
+def test_the_budget_leaves_out_what_it_is_told_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    cpu = FakeCPU()
+    budget = Budget(1.0, clock=cpu)
+    cpu.now += 1.5  # a one-off load of the process (the language model)
+    budget.exclude(1.5)
+    budget.check("metadata")
+    assert budget.laps[0][2] == 1.5  # the lap still shows it
+
+
+def test_the_budget_reads_the_threads_cpu_clock() -> None:
+    import time
+
+    from newscrawl.extract import limits
+
+    assert limits.budget_clock is time.thread_time
 
 
 def flooded(count: int, attribute: str = "a{i}", sep: str = " ") -> str:
