@@ -241,3 +241,23 @@ def test_a_roll_feed_nested_200000_deep_gives_no_entries(make_spider):
     body = "[" * 200_000 + "]" * 200_000
     assert list(spider.parse(response("https://news.example.cn/roll/feed.json", body), kind="roll")) == []
     assert spider.crawler.stats.get_value("newscrawl/feeds/empty") == 1
+
+
+def test_a_child_sitemap_is_in_flight_until_its_last_entry_is_read(make_spider, monkeypatch):
+    # Scrapy reads a callback's requests as it schedules them: an article answered while the first entries
+    # of a child sitemap were scheduled found the scheduler nearly empty and released the next sitemap
+    spider = make_spider()
+    monkeypatch.setattr(spider, "_scheduled", lambda: 0)  # the downloader keeps the scheduler empty
+    children = [f"https://news.example.cn/sitemap-{n}.xml" for n in range(3)]
+    index = response("https://news.example.cn/sitemap.xml", sitemap(children, index=True))
+    (first,) = spider.parse(index, kind="feed")  # the first child, the scheduler being empty
+    assert first.url == children[0]
+    links = [f"https://news.example.cn/china/2026-11-20/doc-ipage{n:09d}.shtml" for n in range(50)]
+    child = response(first.url, sitemap(links))
+    child.request.meta.update(first.meta)
+    out = iter(spider.parse(child, kind="feed"))
+    assert [next(out).url for _ in range(10)] == links[:10]
+    assert list(spider.release_sitemaps()) == []  # an article answered now: the child is still in flight
+    rest = [r.url for r in out]
+    assert rest == [*links[10:], children[1]]  # its last entry read: the next sitemap
+    assert list(spider.release_sitemaps()) == []
