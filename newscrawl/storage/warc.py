@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -120,6 +121,11 @@ class ArchivedResponse:
 #: bytes read at a time while walking the gzip members of a file (small: zlib copies what follows a member)
 _CHUNK = 64 * 1024
 _GZIP = b"\x1f\x8b"
+#: inflated bytes of a record read to find its WARC headers, when the rest of it need not be inflated
+_HEAD = 2048
+#: records whose blocks the scan skips (:func:`_skim_members`): pages, read later by offset, and requests
+_SKIMMED = ("response", "request")
+_ISIZE = struct.Struct("<I")
 
 
 class _NotPerRecord(Exception):
@@ -128,8 +134,9 @@ class _NotPerRecord(Exception):
 
 def _gzip_members(
     stream: IO[bytes], start: int = 0, limit: int | None = None
-) -> Iterator[tuple[int, bytes]]:
-    """(offset, inflated bytes) of each gzip member from ``start`` (at most ``limit`` members)."""
+) -> Iterator[tuple[int, bytes, int]]:
+    """(offset, inflated bytes, offset after it) of each gzip member from ``start`` (at most ``limit``
+    members)."""
     stream.seek(start)
     offset, buf, count = start, b"", 0
     while limit is None or count < limit:
@@ -154,7 +161,7 @@ def _gzip_members(
             if not buf:
                 raise _NotPerRecord(f"gzip member at byte {begin} is cut short")
         count += 1
-        yield begin, b"".join(parts)
+        yield begin, b"".join(parts), offset
 
 
 def _decode_line(line: bytes) -> str:
@@ -195,6 +202,16 @@ def _split_record(data: bytes) -> tuple[dict[str, str], bytes]:
     if len(block) != length or data[end + 4 + length :].strip(b"\r\n"):
         raise _NotPerRecord("a gzip member holding other than one record")
     return headers, block
+
+
+def _split_head(head: bytes) -> tuple[dict[str, str], bytes]:
+    """The WARC headers (lower-case names) and the start of the block of a record of which ``head`` is
+    the first bytes."""
+    end = head.find(b"\r\n\r\n")
+    if not head.startswith(b"WARC/") or end < 0:
+        raise _NotPerRecord("not one WARC record per gzip member")
+    headers = {name.lower(): value for name, value in _header_lines(head[:end].split(b"\n")[1:])}
+    return headers, head[end + 4 :]
 
 
 def _split_http(block: bytes) -> tuple[int, list[tuple[str, str]], bytes] | None:
@@ -254,11 +271,87 @@ def _scan(path: str | Path) -> Iterator[ArchiveEntry]:
     return _scan_warcio(path)
 
 
+def _skim_members(stream: IO[bytes]) -> Iterator[tuple[int, bytes, bool]]:
+    """(offset, inflated bytes, whole) of each gzip member, as :func:`_gzip_members`, but a response or
+    request record is inflated only as far as its first :data:`_HEAD` bytes (``whole`` False): its WARC
+    headers say how long it is inflated, and the gzip trailer ends with that length, so the next member
+    is found by looking for that length followed by a gzip header (:func:`_member_end`), without inflating
+    the page. The page is inflated once, when it is read (:func:`read`). A record whose end is not found so
+    is inflated whole, as before."""
+    stream.seek(0)
+    base, buf = 0, stream.read(_CHUNK)  # buf holds the file's bytes from offset base
+    offset = 0
+    while True:
+        if offset + _HEAD >= base + len(buf):  # too little left in the buffer: read on from offset
+            stream.seek(offset)
+            base, buf = offset, stream.read(_CHUNK)
+        rel = offset - base
+        if rel >= len(buf):
+            return
+        if buf[rel : rel + 2] != _GZIP:
+            raise _NotPerRecord(f"no gzip member at byte {offset}")
+        inflater = zlib.decompressobj(31)
+        head = inflater.decompress(memoryview(buf)[rel:], _HEAD)
+        if inflater.eof:  # a small record, inflated whole already
+            yield offset, head, True
+            offset = base + len(buf) - len(inflater.unused_data)
+            continue
+        skip_to = None
+        try:
+            headers, block = _split_head(head)
+        except _NotPerRecord:
+            headers, block = {}, b""
+        length = headers.get("content-length", "")
+        if headers.get("warc-type") in _SKIMMED and length.isdigit():
+            size = len(head) - len(block) + int(length) + 4
+            needle = _ISIZE.pack(size & 0xFFFFFFFF) + _GZIP + b"\x08"
+            found = buf.find(needle, rel + 10)
+            if found >= 0:
+                skip_to = base + found + 4
+            else:
+                skip_to = _member_end(stream, offset, size)
+        if skip_to is not None:
+            yield offset, head, False
+            offset = skip_to
+            continue
+        for _, data, after in _gzip_members(stream, offset, limit=1):
+            yield offset, data, True
+            offset = after
+        base, buf = offset, b""
+
+
+def _member_end(stream: IO[bytes], start: int, size: int) -> int | None:
+    """The offset where the gzip member starting at ``start`` ends, ``size`` being its inflated size:
+    the first place after it holding that size (the gzip trailer's ISIZE, little-endian) followed by the
+    next member's gzip header, or the end of the file right after that size. None when it is not found
+    within the longest a member of that size can be compressed (then the member is inflated instead).
+
+    Compressed data holding those seven bytes by chance is about one in 2**56 per byte; a wrong end would
+    not start with a gzip member holding a WARC record, and the file would then be read by warcio."""
+    isize = _ISIZE.pack(size & 0xFFFFFFFF)
+    needle = isize + _GZIP + b"\x08"
+    budget = start + size + size // 100 + 4096  # deflate's worst case adds 5 bytes per 64 KB
+    pos = start + 10  # past the member's gzip header
+    stream.seek(pos)
+    tail = b""
+    while pos <= budget:
+        chunk = stream.read(_CHUNK)
+        if not chunk:
+            return pos if tail.endswith(isize) else None
+        buf = tail + chunk
+        found = buf.find(needle)
+        if found >= 0:
+            return pos - len(tail) + found + len(isize)
+        tail = buf[-(len(needle) - 1) :]
+        pos += len(chunk)
+    return None
+
+
 def _scan_members(path: str, stream: IO[bytes]) -> Iterator[ArchiveEntry]:
     """:func:`_scan` of a file gzipped record by record, without warcio (several times faster)."""
     entries: dict[str, ArchiveEntry] = {}
-    for offset, data in _gzip_members(stream):
-        headers, block = _split_record(data)
+    for offset, data, whole in _skim_members(stream):
+        headers, block = _split_record(data) if whole else _split_head(data)
         rtype = headers.get("warc-type")
         if rtype == "response" and block.startswith(b"HTTP/"):
             rid = headers.get("warc-record-id", "")
@@ -318,7 +411,7 @@ def read(entry: ArchiveEntry) -> ArchivedResponse:
 
 def _read_at(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
     try:
-        for _, data in _gzip_members(stream, entry.offset, limit=1):
+        for _, data, _ in _gzip_members(stream, entry.offset, limit=1):
             http = _split_http(_split_record(data)[1])
             if http is not None:
                 status, headers, body = http

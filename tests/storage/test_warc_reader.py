@@ -7,6 +7,8 @@ import dataclasses
 import gzip
 import io
 import json
+import random
+import zlib
 from pathlib import Path
 
 import pytest
@@ -92,3 +94,80 @@ def test_a_gzipped_file_that_is_not_a_warc_is_refused(tmp_path: Path) -> None:
     path.write_bytes(gzip.compress(b"<html>no archive</html>"))
     with pytest.raises(ValueError, match="x.warc.gz"):
         ArchiveReader([path])
+
+
+def big_archive(path: Path, sizes: list[int]) -> Path:
+    """An archive (as :func:`write`) of pages of ``sizes`` bytes of text that compresses poorly, so that
+    a record's compressed bytes outrun the reader's buffer when it is large."""
+    rnd = random.Random(7)
+    out = io.BytesIO()
+    writer = WARCWriter(out, gzip=True, warc_version="1.1")
+    writer.write_record(writer.create_warcinfo_record(path.name, {"software": "test"}))
+    for n, size in enumerate(sizes):
+        body = "".join(chr(0x4E00 + rnd.randrange(3000)) for _ in range(size // 3)).encode()
+        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")], protocol="HTTP/1.1")
+        resp = writer.create_warc_record(
+            URL.format(n), "response", payload=io.BytesIO(body), http_headers=http
+        )
+        writer.write_record(resp)
+        rid = resp.rec_headers.get_header("WARC-Record-ID")
+        request = StatusAndHeaders(f"GET /a/{n}.html HTTP/1.1", [("Host", "news.example.cn")], protocol="")
+        writer.write_record(writer.create_warc_record(
+            URL.format(n), "request", payload=io.BytesIO(b""), http_headers=request,
+            warc_headers_dict={"WARC-Concurrent-To": rid},
+        ))  # fmt: skip
+        meta = json.dumps({"kind": "article", "spider": "site"}).encode()
+        writer.write_record(writer.create_warc_record(
+            URL.format(n), "metadata", payload=io.BytesIO(meta), warc_content_type="application/json",
+            warc_headers_dict={"WARC-Concurrent-To": rid},
+        ))  # fmt: skip
+    path.write_bytes(out.getvalue())
+    return path
+
+
+#: pages smaller than the part of a record the scan inflates, a little larger, larger than the reader's
+#: buffer, and a large one last (its end is the end of the file)
+SIZES = [300, 5_000, 200_000, 40_000, 3_000, 150_000]
+
+
+def test_the_scan_finds_every_record_without_inflating_the_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = big_archive(tmp_path / "big.warc.gz", SIZES)
+    expected = as_tuples(list(warc._scan_warcio(str(path))))
+    inflated: list[int] = []
+    real = zlib.decompressobj
+
+    class Counting:
+        def __init__(self, wbits: int) -> None:
+            self.inner = real(wbits)
+
+        def decompress(self, data: bytes, max_length: int = 0) -> bytes:
+            out = self.inner.decompress(data, max_length)
+            inflated.append(len(out))
+            return out
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.inner, name)
+
+    monkeypatch.setattr(warc.zlib, "decompressobj", Counting)
+    found = as_tuples(list(warc._scan(str(path))))
+    monkeypatch.undo()
+    assert found == expected and len(found) == len(SIZES)
+    # each record's first bytes at most: the pages, 400 KB in all, are left for the reads
+    assert sum(inflated) < 3 * len(SIZES) * warc._HEAD
+    with ArchiveReader([path]) as reader:
+        for n, size in enumerate(SIZES):
+            page = reader.get(URL.format(n))
+            assert page is not None and size - 3 <= len(page.body) <= size, n
+
+
+def test_a_members_end_is_found_only_after_the_inflated_length_it_was_told(tmp_path: Path) -> None:
+    path = big_archive(tmp_path / "big.warc.gz", SIZES)
+    # a wrong length is looked for in vain (then the scan inflates the record to find its end)
+    assert warc._member_end(path.open("rb"), 0, 10**6) is None
+    entries = list(warc._scan(str(path)))
+    with path.open("rb") as stream:
+        first = next(m for m in warc._gzip_members(stream, entries[2].offset, limit=1))
+        assert warc._member_end(stream, entries[2].offset, len(first[1]) + 1) != first[2]
+        assert warc._member_end(stream, entries[2].offset, len(first[1])) == first[2]
