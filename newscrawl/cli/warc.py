@@ -28,24 +28,35 @@ def add_reextract(sub: Subparsers) -> None:
     p.set_defaults(run=run_reextract)
 
 
-def start_fork_server(settings: Mapping[str, Any]) -> None:
-    """Start the extraction workers' fork server now, before Scrapy is imported: it imports the extraction
-    library while this process imports Scrapy and builds the crawler (the worker pool would start it when
-    the spider opens, the first pages waiting for it). Not when ``-s NEWSCRAWL_EXTRACT_WORKERS=0``; a
-    project setting switching the workers off leaves it idle until the command ends."""
-    if str(settings.get("NEWSCRAWL_EXTRACT_WORKERS", "")).strip() == "0":
+def start_workers(settings: Mapping[str, Any]) -> None:
+    """Fork the extraction workers now, before Scrapy is imported (:func:`~newscrawl.crawl.workers.prestart`):
+    they warm up (as the fork server would, :func:`~newscrawl.crawl.workers.warm_fork_server`) while this
+    process imports Scrapy and builds the crawler, and no fork server imports the extraction library a
+    second time. As many as ``-s NEWSCRAWL_EXTRACT_WORKERS`` says,
+    else the default (CPUs - 1); none for 0. A project or site setting asking for more has the others
+    started by the pool; workers it does not take stay idle until the command ends."""
+    value = str(settings.get("NEWSCRAWL_EXTRACT_WORKERS", "")).strip()
+    if str(settings.get("NEWSCRAWL_EXTRACT_ENABLED", "")).strip().lower() in ("0", "false"):
         return
-    from multiprocessing import forkserver
+    from newscrawl.crawl.workers import (
+        default_workers,
+        prestart,
+        run_page_job,
+        warm_extraction,
+        warm_fork_server,
+    )
 
-    from newscrawl.crawl.workers import PRELOAD
-
-    forkserver.set_forkserver_preload(PRELOAD)
-    forkserver.ensure_running()
+    try:
+        count = int(value) if value else default_workers()
+    except ValueError:
+        return  # the crawler's settings check names it
+    if count > 0:
+        prestart(run_page_job, count, warm=warm_extraction, preload=warm_fork_server)
 
 
 def run_reextract(args: argparse.Namespace) -> int:
     settings: dict[str, Any] = {"LOG_LEVEL": "WARNING", **dict(args.set)}
-    start_fork_server(settings)
+    start_workers(settings)
     from newscrawl.crawl.warc import reextract
 
     if args.output:

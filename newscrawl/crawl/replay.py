@@ -16,9 +16,13 @@ request and per concurrent item). :class:`ArchiveEngine` takes the engine's plac
 3. requests the callbacks yield are filtered by the crawler's request fingerprints, as the scheduler's
    duplicate filter does (``dupefilter/filtered``); one for a start point still to come waits for it, so
    pages are handled in the order the crawl received them; the others are answered at once;
-4. items go through the item pipelines (``ItemPipelineManager.process_item_async``), with at most
-   ``REPLAY_ITEMS_IN_FLIGHT`` in flight, so extraction workers keep busy while the loop reads the
-   archive; ``item_scraped`` / ``item_dropped`` / ``item_error`` are sent as Scrapy's scraper sends them;
+4. items go through the item pipelines (each pipeline's ``process_item`` in turn, as
+   ``ItemPipelineManager.process_item_async`` calls them, awaited only when one returns a coroutine or a
+   Deferred), with at most ``REPLAY_ITEMS_IN_FLIGHT`` in flight, so extraction workers keep busy while the
+   loop reads the archive; ``item_scraped`` / ``item_dropped`` / ``item_error`` are sent as Scrapy's
+   scraper sends them (receivers that are plain functions called in turn, without a task each). While
+   items wait for the workers, their texts' SimHash is computed here rather than by the workers
+   (:meth:`ArchiveEngine._balance`): the extraction processes are what a replay waits for;
 5. when the archive is done, ``spider_idle`` is sent (a handler may still ``crawl`` requests) and the
    spider is closed as Scrapy's engine closes it (pipelines, ``spider_closed``, stats).
 
@@ -37,6 +41,7 @@ from time import time
 from types import SimpleNamespace
 from typing import Any
 
+from pydispatch.dispatcher import getAllReceivers, liveReceivers
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
@@ -47,10 +52,13 @@ from scrapy.pipelines import ItemPipelineManager
 from scrapy.responsetypes import responsetypes
 from scrapy.spidermiddlewares.httperror import HttpError, HttpErrorMiddleware
 from scrapy.utils.conf import build_component_list
+from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.log import logformatter_adapter
 from scrapy.utils.misc import build_from_crawler, load_object
+from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
+from newscrawl.pipelines.extraction import ExtractionPipeline
 from newscrawl.storage.warc import ArchiveReader
 
 logger = logging.getLogger(__name__)
@@ -91,6 +99,18 @@ class ArchiveEngine:
         self.itemproc: ItemPipelineManager = build_from_crawler(
             load_object(self.settings["ITEM_PROCESSOR"]), crawler
         )
+        #: the item pipelines' process_item methods, called in turn by :meth:`_pipelines` (None: an
+        #: ITEM_PROCESSOR of another kind, asked through its process_item_async)
+        self._chain: list[Any] | None = None
+        if isinstance(self.itemproc, ItemPipelineManager):
+            self._chain = list(self.itemproc.methods["process_item"])
+        #: the extraction pipelines that fingerprint texts in their workers (see :meth:`_balance`)
+        self._fingerprinting = [
+            mw for mw in getattr(self.itemproc, "middlewares", ())
+            if isinstance(mw, ExtractionPipeline) and mw.fingerprint
+        ]
+        #: signals whose receivers are all plain functions, sent without a task per receiver
+        self._plain_signals: dict[Any, bool] = {}
         self._response_mws = [
             mw for mw in map(self._build, reversed(self._response_middlewares())) if mw is not None
         ]
@@ -340,28 +360,70 @@ class ArchiveEngine:
         if self._room is not None and not self._room.done():
             self._room.set_result(None)
 
+    def _balance(self) -> None:
+        """Decide where the next item's text is fingerprinted (its SimHash and content hash, for stage 2
+        and the duplicate pipeline): in the extraction worker, as in a crawl, while few items are in
+        flight -- this process keeps up, the workers wait for it --, else here, when stage 2 reaches the
+        item -- the items wait for the workers, which then extract only. The records are the same either
+        way (the same text is hashed by the same functions)."""
+        wanted = len(self._items) < REPLAY_ITEMS_IN_FLIGHT // 2
+        for pipeline in self._fingerprinting:
+            pipeline.fingerprint = wanted
+
+    async def _pipelines(self, item: Any) -> Any:
+        """``ItemPipelineManager.process_item_async``: each pipeline's process_item in turn, awaited when
+        it returns a coroutine or a Deferred, without a coroutine wrapping each plain return."""
+        if self._chain is None:
+            return await self.itemproc.process_item_async(item)
+        needs_spider = self.itemproc._mw_methods_requiring_spider
+        for method in self._chain:
+            result = method(item, self.spider) if method in needs_spider else method(item)
+            if isinstance(result, Deferred):
+                result = await maybe_deferred_to_future(result)
+            elif inspect.isawaitable(result):
+                result = await result
+            item = result
+        return item
+
+    async def _send(self, signal: Any, **kwargs: Any) -> None:
+        """``send_catch_log_async``, but for a signal whose receivers are all plain functions (every one
+        of newscrawl's and Scrapy's item signal handlers), called in turn without a task for each."""
+        plain = self._plain_signals.get(signal)
+        if plain is None:
+            receivers = liveReceivers(getAllReceivers(self.signals.sender, signal))
+            plain = self._plain_signals[signal] = not any(
+                inspect.iscoroutinefunction(r) or inspect.isasyncgenfunction(r) for r in receivers
+            )
+        if not plain:
+            await self.signals.send_catch_log_async(signal, **kwargs)
+            return
+        for _, result in self.signals.send_catch_log(signal, **kwargs):
+            if isinstance(result, Deferred):
+                await maybe_deferred_to_future(result)
+            elif inspect.isawaitable(result):
+                await result
+
     async def _item(self, item: Any, response: Response | None) -> None:
         spider, formatter = self.spider, self.crawler.logformatter
+        self._balance()
         try:
-            output = await self.itemproc.process_item_async(item)
+            output = await self._pipelines(item)
         except DropItem as ex:
             logkws = formatter.dropped(item, ex, response, spider)
             if logkws is not None:
                 logging.getLogger("scrapy.core.scraper").log(*logformatter_adapter(logkws))
-            await self.signals.send_catch_log_async(signals.item_dropped, item=item, response=response,
-                                                    spider=spider, exception=ex)
+            await self._send(signals.item_dropped, item=item, response=response, spider=spider, exception=ex)
         except Exception as ex:
             logkws = formatter.item_error(item, ex, response, spider)
             logging.getLogger("scrapy.core.scraper").log(*logformatter_adapter(logkws), exc_info=True)
-            await self.signals.send_catch_log_async(signals.item_error, item=item, response=response,
-                                                    spider=spider, failure=Failure())
+            await self._send(signals.item_error, item=item, response=response, spider=spider,
+                             failure=Failure())
         else:
             if self._debug:
                 logkws = formatter.scraped(output, response, spider)
                 if logkws is not None:
                     logging.getLogger("scrapy.core.scraper").log(*logformatter_adapter(logkws))
-            await self.signals.send_catch_log_async(signals.item_scraped, item=output, response=response,
-                                                    spider=spider)
+            await self._send(signals.item_scraped, item=output, response=response, spider=spider)
 
 
 class ArchiveCrawler(Crawler):

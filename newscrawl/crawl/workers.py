@@ -25,6 +25,7 @@ left the pipelines, so the pages waiting here are bounded by that setting.
 from __future__ import annotations
 
 import collections
+import functools
 import gc
 import logging
 import multiprocessing
@@ -50,6 +51,13 @@ logger = logging.getLogger(__name__)
 
 #: the multiprocessing contexts a pool may start its workers with (each has ``Process`` and ``Pipe``)
 _Context = ForkServerContext | SpawnContext | ForkContext
+
+
+class _Worker(NamedTuple):
+    process: multiprocessing.process.BaseProcess
+    conn: Connection
+
+
 #: seconds a new worker may take to import the extraction library and warm dateparser before it is
 #: taken for broken (typically 0.5-1 s; a loaded 2-core machine can take several times that)
 START_TIMEOUT = 60.0
@@ -233,6 +241,61 @@ def _read_messages(conn: Connection, inbox: queue.SimpleQueue[Any]) -> None:
             return
 
 
+# -- workers forked ahead of their pool ---------------------------------------------------------------------
+
+#: workers forked by :func:`prestart`, by (task, warm-up), not yet taken by a pool
+_PRESTARTED: dict[tuple[Callable[[Any], Any], Callable[[], None] | None], list[_Worker]] = {}
+_PRESTARTED_LOCK = threading.Lock()
+
+
+def prestart(
+    task: Callable[[Any], Any],
+    workers: int,
+    *,
+    warm: Callable[[], None] | None = None,
+    preload: Callable[[], None] | None = None,
+) -> None:
+    """Fork ``workers`` workers running ``task`` now, straight from this process, for the next
+    :class:`WorkerPool` of that task and warm-up (``warm``) to take before it starts any from its fork
+    server. Each runs ``preload`` (what the fork server does once: :func:`warm_fork_server`) and ``warm``
+    before it says it is ready.
+
+    For a command that knows at its start that it will extract (``newscrawl reextract``), once it has
+    imported the extraction library and before it starts a thread or imports Scrapy: a worker is then a
+    copy of a small process that already holds the library (it warms up while this process goes on), and
+    the fork server -- which would import the library a second time -- starts only if a worker has to be
+    replaced. A worker no pool takes exits with this process. RuntimeError when this process runs other
+    threads (forking one is unsafe).
+    """
+    if threading.active_count() > 1:
+        raise RuntimeError("prestart: this process runs threads; forking it is unsafe")
+    context = multiprocessing.get_context("fork")
+    started = []
+    for _ in range(workers):
+        mine, theirs = context.Pipe(duplex=True)
+        ready = functools.partial(_warm_twice, preload, warm) if preload is not None else warm
+        process = context.Process(
+            target=_worker_main, args=(theirs, task, ready), name="newscrawl-worker", daemon=True
+        )
+        process.start()
+        theirs.close()
+        started.append(_Worker(process, mine))
+    with _PRESTARTED_LOCK:
+        _PRESTARTED.setdefault((task, warm), []).extend(started)
+
+
+def _warm_twice(first: Callable[[], None], then: Callable[[], None] | None) -> None:
+    first()
+    if then is not None:
+        then()
+
+
+def _take_prestarted(task: Callable[[Any], Any], warm: Callable[[], None] | None) -> _Worker | None:
+    with _PRESTARTED_LOCK:
+        waiting = _PRESTARTED.get((task, warm))
+        return waiting.pop(0) if waiting else None
+
+
 # -- the pool -----------------------------------------------------------------------------------------------
 
 _STOP = object()
@@ -322,12 +385,18 @@ class WorkerPool:
     # -- one dispatcher thread per worker
 
     def _spawn(self) -> tuple[multiprocessing.process.BaseProcess, Connection]:
-        mine, theirs = self.context.Pipe(duplex=True)
-        process = self.context.Process(
-            target=_worker_main, args=(theirs, self.task, self.warm), name="newscrawl-worker", daemon=True
-        )
-        process.start()
-        theirs.close()
+        """A worker ready for tasks: one :func:`prestart` forked, else a new one."""
+        prestarted = _take_prestarted(self.task, self.warm)
+        if prestarted is not None:
+            process, mine = prestarted
+        else:
+            mine, theirs = self.context.Pipe(duplex=True)
+            process = self.context.Process(
+                target=_worker_main, args=(theirs, self.task, self.warm), name="newscrawl-worker",
+                daemon=True,
+            )
+            process.start()
+            theirs.close()
         with self._lock:
             self.started += 1
         try:

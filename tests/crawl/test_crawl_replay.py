@@ -190,13 +190,112 @@ def test_a_replay_goes_without_scrapys_remote_control_server_and_takes_other_set
     assert replay.get("NEWSCRAWL_ALGORITHM") == "cetd" and replay.getbool("ROBOTSTXT_OBEY") is False
 
 
-@pytest.mark.parametrize(("workers", "started"), [("2", True), ("0", False)])
-def test_the_workers_fork_server_starts_before_scrapy_is_imported(workers: str, started: bool) -> None:
+@pytest.mark.parametrize(("workers", "started"), [("2", 2), ("0", 0)])
+def test_the_extraction_workers_are_forked_before_scrapy_is_imported_without_a_fork_server(
+    workers: str, started: int
+) -> None:
     code = (
-        "import sys; from multiprocessing import forkserver; "
-        "from newscrawl.cli.warc import start_fork_server; "
-        f"start_fork_server({{'NEWSCRAWL_EXTRACT_WORKERS': {workers!r}}}); "
-        "print(forkserver._forkserver._forkserver_pid is not None, 'scrapy' in sys.modules)"
+        "import multiprocessing, sys; from multiprocessing import forkserver; "
+        "from newscrawl.cli.warc import start_workers; "
+        f"start_workers({{'NEWSCRAWL_EXTRACT_WORKERS': {workers!r}}}); "
+        "print(len(multiprocessing.active_children()), forkserver._forkserver._forkserver_pid is not None, "
+        "'scrapy' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.stdout.split() == [str(started), "False"], done.stderr[-2000:]
+    assert done.stdout.split() == [str(started), "False", "False"], done.stderr[-2000:]
+
+
+class Plain:
+    def process_item(self, item: dict[str, Any]) -> dict[str, Any]:
+        item["seen"] = [*item.get("seen", []), "plain"]
+        return item
+
+
+class Coroutine:
+    async def process_item(self, item: dict[str, Any]) -> dict[str, Any]:
+        item["seen"].append("coroutine")
+        return item
+
+
+class Deferring:
+    def process_item(self, item: dict[str, Any]) -> Any:
+        from twisted.internet.defer import succeed
+
+        item["seen"].append("deferred")
+        return succeed(item)
+
+
+class Dropping:
+    def process_item(self, item: dict[str, Any]) -> dict[str, Any]:
+        from scrapy.exceptions import DropItem
+
+        if item.get("drop"):
+            raise DropItem("told to")
+        return item
+
+
+def engine_over(tmp_path: Path) -> ArchiveEngine:
+    from scrapy.utils.test import get_crawler
+
+    settings = {"ITEM_PIPELINES": {Plain: 1, Coroutine: 2, Deferring: 3, Dropping: 4}}
+    crawler = get_crawler(settings_dict=settings)
+    reader = ArchiveReader(write_archive(tmp_path))
+    engine = ArchiveEngine(crawler, reader, reader.start_points())
+    engine.spider = crawler._create_spider("replaytest")
+    return engine
+
+
+def test_items_go_through_each_kind_of_pipeline_and_reach_sync_and_async_signal_handlers(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    from scrapy import signals
+
+    engine = engine_over(tmp_path)
+    heard: list[str] = []
+
+    def scraped(item: dict[str, Any]) -> None:
+        heard.append(f"scraped {item['seen']}")
+
+    async def scraped_later(item: dict[str, Any]) -> None:
+        await asyncio.sleep(0)
+        heard.append("scraped, awaited")
+
+    def dropped(item: dict[str, Any], exception: BaseException) -> None:
+        heard.append(f"dropped: {exception}")
+
+    engine.signals.connect(scraped, signal=signals.item_scraped)
+    engine.signals.connect(dropped, signal=signals.item_dropped)
+
+    async def run() -> None:
+        await engine._item({"url": "u1"}, None)
+        await engine._item({"url": "u2", "drop": True}, None)
+        engine.signals.connect(scraped_later, signal=signals.item_scraped)
+        engine._plain_signals.clear()  # receivers changed
+        await engine._item({"url": "u3"}, None)
+
+    asyncio.run(run())
+    assert heard == [
+        "scraped ['plain', 'coroutine', 'deferred']",
+        "dropped: told to",
+        "scraped ['plain', 'coroutine', 'deferred']",
+        "scraped, awaited",
+    ]
+
+
+def test_texts_are_fingerprinted_in_the_worker_until_items_wait_for_the_workers(tmp_path: Path) -> None:
+    from newscrawl.crawl import replay
+    from newscrawl.pipelines.extraction import ExtractionPipeline
+
+    engine = engine_over(tmp_path)
+    extraction = ExtractionPipeline(fingerprint=True)
+    engine._fingerprinting = [extraction]
+    engine._balance()
+    assert extraction.fingerprint is True
+    engine._items = {object() for _ in range(replay.REPLAY_ITEMS_IN_FLIGHT // 2)}  # type: ignore[misc]
+    engine._balance()
+    assert extraction.fingerprint is False
+    engine._items = set()
+    engine._balance()
+    assert extraction.fingerprint is True

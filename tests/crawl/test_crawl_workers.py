@@ -138,6 +138,43 @@ def test_workers_start_with_the_pool_not_on_the_first_task(pool_of):
     assert len({pid for pid, _ in (pool.submit(n).result(WAIT) for n in range(4))}) <= 2
 
 
+PRESTART = """
+import os, sys
+from multiprocessing import forkserver
+from newscrawl.crawl.workers import WorkerPool, prestart
+sys.path.insert(0, {tests!r})
+from crawl.workers_support import misbehave
+prestart(misbehave, 1)
+pool = WorkerPool(misbehave, 1)
+pool.start()
+first = pool.submit("ok").result(60)
+print(first != os.getpid(), forkserver._forkserver._forkserver_pid is None, pool.started)
+try:
+    pool.submit("crash").result(60)
+except Exception as e:
+    print(type(e).__name__)
+print(pool.submit("ok").result(60) != first, forkserver._forkserver._forkserver_pid is not None, pool.started)
+pool.close()
+"""
+
+
+def test_a_pool_takes_the_workers_forked_ahead_and_replaces_them_from_its_fork_server():
+    code = PRESTART.format(tests=str(Path(__file__).parents[1]))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["True", "True", "1", "WorkerFailed", "True", "True", "2"], done.stderr
+
+
+def test_workers_are_not_forked_ahead_from_a_process_running_threads():
+    code = (
+        "import threading, time; from newscrawl.crawl.workers import prestart; "
+        "from tests.crawl.workers_support import echo; "
+        "threading.Thread(target=time.sleep, args=(2,), daemon=True).start(); prestart(echo, 1)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).parents[2])
+    assert done.returncode == 1 and "runs threads" in done.stderr
+
+
 def test_bad_pool_arguments_raise():
     with pytest.raises(ValueError, match="workers"):
         WorkerPool(echo, 0)
