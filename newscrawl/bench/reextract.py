@@ -1,9 +1,11 @@
 """``newscrawl reextract`` against ``newscrawl extract`` on the same archived pages, side by side.
 
 ``python -m newscrawl.bench.reextract [--pages 1000] [--repeat 3] [-s NAME=VALUE ...]`` serves
-:mod:`newscrawl.bench.site`'s portal of N articles on 127.0.0.1, crawls it once with ``scrapy crawl``
-and ``NEWSCRAWL_WARC_DIR`` set (its records also go to a JSON-lines file), then runs, ``--repeat``
-times and alternating which goes first, the two commands over the archive:
+:mod:`newscrawl.bench.site`'s portal of N articles on 127.0.0.1 (``--pages-from DIR...``: real pages
+instead, the HTML files of those folders behind generated list pages, :mod:`newscrawl.bench.pages`),
+crawls it once with ``scrapy crawl`` and ``NEWSCRAWL_WARC_DIR`` set (its records also go to a
+JSON-lines file), then runs, ``--repeat`` times and alternating which goes first, the two commands over
+the archive:
 
 * ``newscrawl extract WARC...`` -- extraction only, of every HTML response in the archive, into a file;
 * ``newscrawl reextract WARC... -o FILE --db FILE`` -- the spider, stage 1, stage 2, near-duplicates and
@@ -40,7 +42,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from newscrawl.bench.site import SITE_NAME, crawler_env, serve
+from newscrawl.bench.site import SITE_NAME, crawl_command, crawler_env, serve
 
 #: record fields that differ between two runs by nature
 RUN_TIMES = frozenset({"crawled_at", "first_crawled_at"})
@@ -147,6 +149,31 @@ def archive_portal(articles: int, workdir: Path) -> Archive:
     return Archive(sorted((workdir / "warc").glob("*.warc.gz")), records, sites, pages)
 
 
+def archive_pages(folders: Sequence[str | Path], workdir: Path) -> Archive:
+    """Crawl real pages (:mod:`newscrawl.bench.pages`: the HTML files of ``folders`` behind generated list
+    pages, served by a process of their own) with the WARC archive on."""
+    from newscrawl.bench import pages
+
+    with pages.serve(folders) as server:
+        sites = workdir / "sites"
+        sites.mkdir(parents=True, exist_ok=True)
+        (sites / f"{pages.SITE_NAME}.toml").write_text(pages.site_toml(server.base_url), encoding="utf-8")
+        records = workdir / "crawl.jsonl"
+        settings = {
+            "NEWSCRAWL_SITES_DIR": str(sites),
+            "NEWSCRAWL_SQLITE_PATH": str(workdir / "crawl.sqlite3"),
+            "NEWSCRAWL_WARC_DIR": str(workdir / "warc"),
+            "LOG_LEVEL": "WARNING",
+        }
+        args = [*crawl_command(pages.SITE_NAME, settings), "-o", str(records)]
+        done = subprocess.run(args, cwd=workdir, env=crawler_env(), capture_output=True, text=True,
+                              timeout=TIMEOUT)
+        if done.returncode != 0:
+            raise RuntimeError(f"the crawl of the pages failed:\n{done.stderr[-3000:]}")
+        served = sum(server.stats()["hits"].values())
+    return Archive(sorted((workdir / "warc").glob("*.warc.gz")), records, sites, served)
+
+
 def read_records(path: Path) -> dict[str, dict[str, Any]]:
     with path.open(encoding="utf-8") as f:
         return {r["url"]: r for r in map(json.loads, f) if r}
@@ -213,6 +240,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each command (default 3)")
     parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting for reextract (e.g. NEWSCRAWL_EXTRACT_WORKERS=1)")
+    parser.add_argument("--pages-from", nargs="+", metavar="DIR", help="archive these real pages instead "
+                        "(HTML files of each folder, a dataset's pages/, behind generated list pages; "
+                        "newscrawl.bench.pages) and compare the commands on that archive")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR and keep it (default: a "
                         "temporary folder)")
     args = parser.parse_args(argv)
@@ -226,7 +256,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="newscrawl-bench-reextract-") as tmp:
         workdir = args.keep or Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
-        archive = archive_portal(args.pages, workdir)
+        if args.pages_from:
+            archive = archive_pages(args.pages_from, workdir)
+        else:
+            archive = archive_portal(args.pages, workdir)
         stored = len(read_records(archive.records))
         print(f"archive: {archive.pages} pages served, {stored} records, {len(archive.warcs)} WARC file(s)")
         runs: dict[str, list[Timing]] = {"extract": [], "reextract": []}

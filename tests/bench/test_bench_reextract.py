@@ -64,3 +64,20 @@ def test_bench_archives_a_portal_times_both_commands_and_checks_the_records(tmp_
     assert len(lines) == ARTICLES + 2
     stats = json.loads((tmp_path / "work" / "reextract-0.stats.json").read_text(encoding="utf-8"))["stats"]
     assert stats["newscrawl/workers/started"] == 1  # one extraction process, as extract has
+
+
+def test_bench_archives_real_pages_given_by_folder(tmp_path: Path) -> None:
+    from tests.crawl.helpers import article_html
+
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for n in range(3):
+        text = f"第{n}篇：临江市今天召开新闻发布会，介绍了今年以来城市建设的进展，相关负责人表示将继续推进。"
+        html = article_html(title=f"临江新闻{n}", paragraphs=(text, text[::-1]))
+        (pages / f"{n}.html").write_text(html, encoding="utf-8")
+    args = [sys.executable, "-m", "newscrawl.bench.reextract", "--pages-from", str(pages), "--repeat", "1",
+            "--keep", str(tmp_path / "work")]
+    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    assert "3 records" in done.stdout.splitlines()[0]
+    assert "records: equal to the crawl's, field for field (3)" in done.stdout
