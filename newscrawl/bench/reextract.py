@@ -126,25 +126,30 @@ def timed(args: Sequence[str], cwd: Path, env: Mapping[str, str], stdout: Path |
     return Timing(wall, children_cpu() - cpu, done.returncode, text, done.stderr.decode("utf-8", "replace"))
 
 
+def crawl_archived(spider: str, sites: Path, workdir: Path) -> Path:
+    """Crawl ``spider`` (its site file in ``sites``) with the WARC archive on, into ``workdir/warc``; its
+    records also go to ``workdir/crawl.jsonl``, returned. RuntimeError when the crawl fails."""
+    records = workdir / "crawl.jsonl"
+    settings = {
+        "NEWSCRAWL_SITES_DIR": str(sites),
+        "NEWSCRAWL_SQLITE_PATH": str(workdir / "crawl.sqlite3"),
+        "NEWSCRAWL_WARC_DIR": str(workdir / "warc"),
+        "LOG_LEVEL": "WARNING",
+    }
+    args = [*crawl_command(spider, settings), "-o", str(records)]
+    done = subprocess.run(args, cwd=workdir, env=crawler_env(), capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    if done.returncode != 0:
+        raise RuntimeError(f"the crawl of {spider} failed:\n{done.stderr[-3000:]}")
+    return records
+
+
 def archive_portal(articles: int, workdir: Path) -> Archive:
     """Crawl a generated portal of ``articles`` articles with the WARC archive on."""
     with serve(articles=articles) as site:
         sites = workdir / "sites"
         site.write_site_file(sites)
-        records = workdir / "crawl.jsonl"
-        settings = {
-            "NEWSCRAWL_SITES_DIR": str(sites),
-            "NEWSCRAWL_SQLITE_PATH": str(workdir / "crawl.sqlite3"),
-            "NEWSCRAWL_WARC_DIR": str(workdir / "warc"),
-            "LOG_LEVEL": "WARNING",
-        }
-        args = [sys.executable, "-m", "scrapy", "crawl", SITE_NAME, "-o", str(records)]
-        for name, value in settings.items():
-            args += ["-s", f"{name}={value}"]
-        done = subprocess.run(args, cwd=workdir, env=crawler_env(), capture_output=True, text=True,
-                              timeout=TIMEOUT)
-        if done.returncode != 0:
-            raise RuntimeError(f"the crawl of the portal failed:\n{done.stderr[-3000:]}")
+        records = crawl_archived(SITE_NAME, sites, workdir)
         pages = sum(site.hits.values())
     return Archive(sorted((workdir / "warc").glob("*.warc.gz")), records, sites, pages)
 
@@ -158,18 +163,7 @@ def archive_pages(folders: Sequence[str | Path], workdir: Path) -> Archive:
         sites = workdir / "sites"
         sites.mkdir(parents=True, exist_ok=True)
         (sites / f"{pages.SITE_NAME}.toml").write_text(pages.site_toml(server.base_url), encoding="utf-8")
-        records = workdir / "crawl.jsonl"
-        settings = {
-            "NEWSCRAWL_SITES_DIR": str(sites),
-            "NEWSCRAWL_SQLITE_PATH": str(workdir / "crawl.sqlite3"),
-            "NEWSCRAWL_WARC_DIR": str(workdir / "warc"),
-            "LOG_LEVEL": "WARNING",
-        }
-        args = [*crawl_command(pages.SITE_NAME, settings), "-o", str(records)]
-        done = subprocess.run(args, cwd=workdir, env=crawler_env(), capture_output=True, text=True,
-                              timeout=TIMEOUT)
-        if done.returncode != 0:
-            raise RuntimeError(f"the crawl of the pages failed:\n{done.stderr[-3000:]}")
+        records = crawl_archived(pages.SITE_NAME, sites, workdir)
         served = sum(server.stats()["hits"].values())
     return Archive(sorted((workdir / "warc").glob("*.warc.gz")), records, sites, served)
 
