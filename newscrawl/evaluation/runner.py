@@ -97,7 +97,7 @@ def is_article(truth: Truth, page_kind: str | None) -> bool:
 
 def _blank(result: Any) -> bool:
     """Whether the page's body has no text at all (a bot-check page, an empty JavaScript app shell): the
-    page-kind classifier calls such a page an article, but there is no article on it to miss."""
+    page-kind classifier calls such a page ``empty``: there is no article on it to miss."""
     kind = (getattr(result, "figures", None) or {}).get("page_kind")
     return isinstance(kind, Mapping) and kind.get("reason") == "no text"
 

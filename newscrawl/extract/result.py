@@ -14,7 +14,9 @@ from typing import Any, Literal
 from newscrawl.extract.document import Element
 
 PageClass = Literal["short", "long"]
-PageKind = Literal["article", "list"]
+#: "empty": the body holds no text at all (a bot-check page, a JavaScript app shell): neither an article
+#: to keep nor a list to follow
+PageKind = Literal["article", "list", "empty"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

@@ -463,13 +463,17 @@ class NewsSpider(scrapy.Spider):
         extraction: Extraction | None,
         fingerprint: Fingerprint | None = None,
     ) -> Iterator[Any]:
-        """A page the classifier judged: a list has its entries followed, anything else is an article."""
+        """A page the classifier judged: a list has its entries followed, anything else is an article (a page
+        whose body holds no text, kind ``empty``, is counted apart and dropped as ``no_text`` by stage 2)."""
         if extraction is not None and extraction.page_kind == "list":
             self._inc("newscrawl/pages/list")
             self._inc("newscrawl/pages/classified_list")
             yield from self._follow_entries(
                 response, (FeedEntry(e.url, e.title, e.published_at) for e in extraction.entries)
             )
+        elif extraction is not None and extraction.page_kind == "empty":
+            self._inc("newscrawl/pages/classified_empty")
+            yield from self._article(response, extraction, fingerprint=fingerprint)
         else:
             self._inc("newscrawl/pages/article")
             self._inc("newscrawl/pages/classified_article")

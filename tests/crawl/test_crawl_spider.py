@@ -113,6 +113,26 @@ def test_unmatched_page_is_decided_by_the_page_kind_classifier(make_spider):
         assert spider.crawler.stats.get_value("newscrawl/pages/classified_list") == 1
 
 
+def test_an_unmatched_page_without_text_is_counted_empty_and_its_item_dropped_as_no_text(make_spider):
+    from scrapy.exceptions import DropItem
+    from scrapy.utils.misc import build_from_crawler
+
+    from newscrawl.pipelines.record import RecordPipeline
+
+    spider = make_spider()
+    spider.crawler.stats.open_spider()
+    shell = "<html><head><title>App</title></head><body><div id='app'></div><script>go()</script></body>"
+    out = spider.parse(response("https://news.example.cn/app.html", shell), kind="auto")
+    (item,) = [o for o in out if isinstance(o, NewsItem)]
+    assert item["extraction"].page_kind == "empty"
+    stats = spider.crawler.stats
+    assert stats.get_value("newscrawl/pages/classified_empty") == 1
+    assert stats.get_value("newscrawl/pages/classified_article") is None
+    with pytest.raises(DropItem, match="no text"):
+        build_from_crawler(RecordPipeline, spider.crawler).process_item(item)
+    assert stats.get_value("newscrawl/dropped/no_text") == 1
+
+
 def test_sitemap_entries_are_followed_with_their_kind(make_spider):
     body = (
         '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'

@@ -109,7 +109,7 @@ def test_a_page_with_no_text_in_its_body_is_not_an_empty_article_without_text_tr
     shell = b"<html><body><div id='root'></div><script src='/app.js'></script></body></html>"
     story = b"<html><body><p>" + b"A sentence a reader sees. " * 20 + b"</p></body></html>"
     blank = evaluate_page(truth, shell, "auto", lambda *a, **k: extract(shell), "ds")
-    assert blank["page_kind"] == "article" and summarize([blank])["empty_articles"] == 0
+    assert blank["page_kind"] == "empty" and summarize([blank])["empty_articles"] == 0
     emptied = extraction(figures={"page_kind": {"reason": "prose region of 520 chars"}})
     emptied_rec = evaluate_page(truth, story, "auto", lambda *a, **k: emptied, "ds")
     assert summarize([emptied_rec])["empty_articles"] == 1

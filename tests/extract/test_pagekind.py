@@ -59,3 +59,19 @@ def test_a_kind_the_caller_knows_skips_the_classifier():
 def test_an_unknown_page_kind_raises_early():
     with pytest.raises(ValueError, match="page_kind"):
         extract("<p>x</p>", page_kind="gallery")
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["", "<div><img src='a.png'></div>", "<script>app()</script><noscript></noscript>", "<div> \n </div>"],
+)
+def test_a_page_whose_body_holds_no_text_is_empty_neither_article_nor_list(body: str) -> None:
+    # a bot-check page or an empty JavaScript app shell: no article to keep, no list to follow
+    r = extract(f"<html><head><title>Example News</title></head><body>{body}</body></html>")
+    assert r.page_kind == "empty" and r.text == ""
+    assert r.figures["page_kind"]["reason"] == "no text"
+
+
+def test_a_page_with_text_is_never_empty() -> None:
+    r = extract("<html><body><p>一句话。</p></body></html>")
+    assert r.page_kind == "article"
