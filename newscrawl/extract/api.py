@@ -38,6 +38,7 @@ from newscrawl.extract.limits import (
     LimitExceeded,
     Limits,
     cap_bytes,
+    cap_names,
     cap_text,
     check_attributes,
     check_start_tags,
@@ -128,6 +129,7 @@ def prepare_page(
             check_tree(root, limits)
         else:
             raise TypeError(f"html must be bytes, str or an lxml element, not {type(html).__name__}")
+        cap_names(root)
         budget.check("parse")
         meta = collect_page_meta(root)
         overrides = read_fields(root, fields)
