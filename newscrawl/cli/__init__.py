@@ -140,8 +140,9 @@ def read_page(path: str) -> bytes:
 
 
 def _pages(paths: Sequence[str], url: str | None) -> Any:
-    """(label, page bytes, URL, HTTP charset) of every input: a file, stdin, or each HTML response of a
-    WARC archive. An input that cannot be read gives (label, None, message, None).
+    """(label, page bytes, URL, HTTP charset, fetch time) of every input: a file, stdin, or each HTML
+    response of a WARC archive (fetched at its record's WARC-Date; a file's fetch time is None: now). An
+    input that cannot be read gives (label, None, message, None, None).
     """
     for path in paths:
         if path.endswith((".warc", ".warc.gz")):
@@ -150,14 +151,15 @@ def _pages(paths: Sequence[str], url: str | None) -> Any:
             try:
                 for n, archived in enumerate(archived_responses([path])):
                     if archived.status == 200 and archived.is_html():
-                        yield f"{path}#{n}", archived.decoded_body(), archived.url, archived.charset()
+                        page = archived.decoded_body()
+                        yield f"{path}#{n}", page, archived.url, archived.charset(), archived.date
             except ValueError as e:
-                yield path, None, str(e), None
+                yield path, None, str(e), None, None
             continue
         try:
-            yield path, read_page(path), url, None
+            yield path, read_page(path), url, None, None
         except OSError as e:
-            yield path, None, f"cannot read {path}: {e.strerror or e}", None
+            yield path, None, f"cannot read {path}: {e.strerror or e}", None, None
 
 
 def run_extract(args: argparse.Namespace) -> int:
@@ -168,12 +170,15 @@ def run_extract(args: argparse.Namespace) -> int:
     fmt = args.format or ("json" if len(args.paths) == 1 and not warcs else "jsonl")
     status = OK
     first = True
-    for path, page, url, charset in _pages(args.paths, args.url):
+    for path, page, url, charset, fetched in _pages(args.paths, args.url):
         if page is None:
             print(f"newscrawl extract: {url}", file=sys.stderr)
             status = BAD_INPUT
             continue
-        result = extract(page, url=url, algorithm=args.algorithm, http_charset=charset, **options)
+        # an archived page's relative publish times ("3小时前") are resolved against when it was fetched
+        result = extract(
+            page, url=url, algorithm=args.algorithm, http_charset=charset, reference_time=fetched, **options
+        )
         if fmt == "text":
             if not first:
                 print()

@@ -76,7 +76,10 @@ class ArchivedResponse:
     """One response record of a WARC file: what was fetched, and how the crawl meant to handle it.
 
     ``body`` is the payload as the server sent it (``Content-Encoding`` still applied, see
-    :meth:`decoded_body`); ``kind`` and ``spider`` come from newscrawl's metadata record, when present.
+    :meth:`decoded_body`); ``kind`` and ``spider`` come from newscrawl's metadata record, when present;
+    ``date`` is the record's WARC-Date (when the page was fetched: newscrawl writes it at fetch time), the
+    time relative publish times on the page ("3小时前") are resolved against; None when the record has no
+    readable one.
     """
 
     url: str
@@ -85,6 +88,7 @@ class ArchivedResponse:
     body: bytes
     kind: str | None = None
     spider: str | None = None
+    date: datetime | None = None
 
     def header(self, name: str) -> str:
         for key, value in self.headers:
@@ -239,6 +243,20 @@ class ArchiveEntry:
     url: str
     kind: str | None
     spider: str | None
+    #: the response record's WARC-Date, as written
+    date: str | None = None
+
+
+def warc_date(value: str | None) -> datetime | None:
+    """A WARC-Date (``2026-11-24T07:50:20Z``, with or without fractions of a second) as an aware UTC
+    datetime; None when missing or unreadable."""
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
 def scan(path: str | Path) -> list[ArchiveEntry]:
@@ -355,7 +373,9 @@ def _scan_members(path: str, stream: IO[bytes]) -> Iterator[ArchiveEntry]:
         rtype = headers.get("warc-type")
         if rtype == "response" and block.startswith(b"HTTP/"):
             rid = headers.get("warc-record-id", "")
-            entries[rid] = ArchiveEntry(path, offset, headers.get("warc-target-uri", ""), None, None)
+            entries[rid] = ArchiveEntry(
+                path, offset, headers.get("warc-target-uri", ""), None, None, headers.get("warc-date")
+            )
         elif rtype == "metadata":
             old = entries.get(headers.get("warc-concurrent-to", ""))
             if old is None:
@@ -366,7 +386,7 @@ def _scan_members(path: str, stream: IO[bytes]) -> Iterator[ArchiveEntry]:
                 continue
             if isinstance(facts, dict):
                 entries[headers["warc-concurrent-to"]] = ArchiveEntry(
-                    old.path, old.offset, old.url, facts.get("kind"), facts.get("spider")
+                    old.path, old.offset, old.url, facts.get("kind"), facts.get("spider"), old.date
                 )
     yield from entries.values()
 
@@ -382,7 +402,8 @@ def _scan_warcio(path: str | Path) -> Iterator[ArchiveEntry]:
                 if rtype == "response" and record.http_headers is not None:
                     rid = record.rec_headers.get_header("WARC-Record-ID")
                     url = record.rec_headers.get_header("WARC-Target-URI")
-                    entries[rid] = ArchiveEntry(str(path), it.get_record_offset(), url, None, None)
+                    date = record.rec_headers.get_header("WARC-Date")
+                    entries[rid] = ArchiveEntry(str(path), it.get_record_offset(), url, None, None, date)
                     order.append(rid)
                 elif rtype == "metadata":
                     to = record.rec_headers.get_header("WARC-Concurrent-To")
@@ -394,7 +415,8 @@ def _scan_warcio(path: str | Path) -> Iterator[ArchiveEntry]:
                         if isinstance(facts, dict):
                             old = entries[to]
                             entries[to] = ArchiveEntry(
-                                old.path, old.offset, old.url, facts.get("kind"), facts.get("spider")
+                                old.path, old.offset, old.url, facts.get("kind"), facts.get("spider"),
+                                old.date,
                             )
     except OSError as e:
         raise ValueError(f"{path}: cannot read: {e.strerror or e}") from e
@@ -415,7 +437,9 @@ def _read_at(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
             http = _split_http(_split_record(data)[1])
             if http is not None:
                 status, headers, body = http
-                return ArchivedResponse(entry.url, status, headers, body, entry.kind, entry.spider)
+                return ArchivedResponse(
+                    entry.url, status, headers, body, entry.kind, entry.spider, warc_date(entry.date)
+                )
     except (_NotPerRecord, zlib.error):
         pass
     return _read_warcio(stream, entry)
@@ -432,6 +456,7 @@ def _read_warcio(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
         body=record.raw_stream.read(),
         kind=entry.kind,
         spider=entry.spider,
+        date=warc_date(entry.date),
     )
 
 
