@@ -58,6 +58,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
+from newscrawl.crawl.warc import FETCHED_AT_META
 from newscrawl.pipelines.extraction import ExtractionPipeline
 from newscrawl.storage.warc import ArchiveReader
 
@@ -306,6 +307,8 @@ class ArchiveEngine:
         stats.inc_value("newscrawl/warc/replayed")
         stats.inc_value("downloader/response_count")
         stats.inc_value(f"downloader/response_status_count/{archived.status}")
+        if archived.date is not None:  # the spider resolves relative times against the fetch time
+            request.meta[FETCHED_AT_META] = archived.date
         headers = Headers(archived.headers)
         cls = responsetypes.from_args(headers=headers, url=archived.url, body=archived.body)
         response: Response = cls(url=archived.url, status=archived.status, headers=headers,

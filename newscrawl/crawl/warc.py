@@ -10,6 +10,12 @@ reached. A write that fails (full disk) is logged and counted; the crawl goes on
 
 :class:`WarcReplayMiddleware` (``NEWSCRAWL_WARC_REPLAY``: WARC files) answers requests from archives with
 no network, and :func:`reextract` runs a site's real spider, stage 1, stage 2 and the sinks over them.
+
+When a page was fetched travels with its response in ``request.meta[FETCHED_AT_META]`` (an aware UTC
+datetime, whole seconds): :class:`WarcMiddleware` sets it and writes it as the response record's WARC-Date;
+a replay sets it from that WARC-Date. The spider takes it as the record's ``crawled_at`` and as the time
+relative publish times ("3小时前", "昨天 09:27") are resolved against, so re-extracting an archive gives the
+crawl's ``published_at`` whenever it runs; without it (a crawl not archived) the spider uses the clock.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import json
 import logging
 import uuid
 from collections import OrderedDict
+from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Any
 
@@ -40,6 +47,8 @@ logger = logging.getLogger(__name__)
 
 #: the meta key carrying the URL a replayed request stands for (set by ReplayMiddleware)
 _ORIGINAL_URL_META = "newscrawl_original_url"
+#: the meta key carrying when the response was fetched (the WARC-Date of its record)
+FETCHED_AT_META = "newscrawl_fetched_at"
 #: how many recent responses' record ids are kept to tie an item's outcome record to its response
 _RECENT_RECORDS = 10_000
 #: framing that no longer describes the stored payload (Scrapy has already de-chunked it)
@@ -100,14 +109,16 @@ class WarcMiddleware:
         if self.writer is None:
             return response
         original = request.meta.get(_ORIGINAL_URL_META) or request.url
+        fetched = datetime.now(UTC).replace(microsecond=0)
+        request.meta[FETCHED_AT_META] = fetched  # what the record says, so a replay resolves times alike
         try:
-            self._write_exchange(original, request, response)
+            self._write_exchange(original, request, response, fetched)
         except OSError as e:  # a full disk costs the archive, never the crawl
             logger.error("WARC: cannot write %s: %s", original, e)
             self._inc("newscrawl/warc/write_errors")
         return response
 
-    def _write_exchange(self, url: str, request: Request, response: Response) -> None:
+    def _write_exchange(self, url: str, request: Request, response: Response, fetched: datetime) -> None:
         assert self.writer is not None
         proto = getattr(response, "protocol", None) or "HTTP/1.1"
         status = f"{response.status} {_reason(response.status)}"
@@ -116,7 +127,13 @@ class WarcMiddleware:
             http.add_header("Content-Length", str(len(response.body)))
         elif http.get_header("Content-Length"):
             http.replace_header("Content-Length", str(len(response.body)))
-        resp = self.writer.record(url, "response", payload=io.BytesIO(response.body), http_headers=http)
+        resp = self.writer.record(
+            url,
+            "response",
+            payload=io.BytesIO(response.body),
+            http_headers=http,
+            warc_headers_dict={"WARC-Date": fetched.strftime("%Y-%m-%dT%H:%M:%SZ")},
+        )
         resp_id = resp.rec_headers.get_header("WARC-Record-ID")
         path = request.url.split("/", 3)[3] if request.url.count("/") >= 3 else ""
         req_http = _http_headers(f"{request.method} /{path} {proto}", request.headers, protocol="")
@@ -236,6 +253,8 @@ class WarcReplayMiddleware:
         cls = responsetypes.from_args(headers=headers, url=archived.url, body=archived.body)
         if self.stats is not None:
             self.stats.inc_value("newscrawl/warc/replayed")
+        if archived.date is not None:
+            request.meta[FETCHED_AT_META] = archived.date
         return cls(
             url=archived.url,
             status=archived.status,

@@ -40,6 +40,7 @@ from twisted.internet.defer import Deferred
 
 from newscrawl.crawl.config import ConfigError, ExtractorOptions, limits_from_settings, with_defaults
 from newscrawl.crawl.sites import Site
+from newscrawl.crawl.warc import FETCHED_AT_META
 from newscrawl.crawl.workers import Fingerprint, PageResult
 from newscrawl.extract import Extraction, Limits, extract
 from newscrawl.extract.limits import LimitExceeded, check_attributes
@@ -615,7 +616,7 @@ class NewsSpider(scrapy.Spider):
             algorithm=options.algorithm,
             http_charset=header_charset(response),
             timezone=self.site.timezone,
-            reference_time=datetime.now(UTC),
+            reference_time=fetched_at(response),
             prune_xpath=self.site.exclude,
             field_xpaths=self.site.xpath,
             limits=options.limits,
@@ -630,7 +631,7 @@ class NewsSpider(scrapy.Spider):
         item = NewsItem(
             url=response.url,
             site=self.name,
-            crawled_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            crawled_at=fetched_at(response).isoformat(timespec="seconds"),
             body=response.body,
             http_charset=header_charset(response),
             timezone=self.site.timezone,
@@ -646,6 +647,17 @@ class NewsSpider(scrapy.Spider):
         if url_kind is not None:
             item["url_kind"] = url_kind
         return item
+
+
+def fetched_at(response: Response) -> datetime:
+    """When the page was fetched, whole seconds, UTC: the time its archive record carries
+    (``FETCHED_AT_META``, set by the WARC writer in a crawl and from the record's WARC-Date in a
+    replay), else now. It is the record's ``crawled_at`` and the reference of its relative publish
+    times ("3小时前"), so re-extracting an archive resolves them as the crawl did."""
+    fetched = response.meta.get(FETCHED_AT_META) if response.request is not None else None
+    if not isinstance(fetched, datetime):
+        fetched = datetime.now(UTC)
+    return fetched.astimezone(UTC).replace(microsecond=0)
 
 
 def spider_class_for(site: Site) -> type[NewsSpider]:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from scrapy.utils.test import get_crawler
 
 from newscrawl.crawl.replay import ArchiveEngine
 from newscrawl.crawl.warc import WarcMiddleware, reextract_settings
+from newscrawl.spiders.news import fetched_at
 from newscrawl.storage.warc import ArchiveReader
 
 from .helpers import article_html
@@ -299,3 +302,74 @@ def test_texts_are_fingerprinted_in_the_worker_until_items_wait_for_the_workers(
     engine._items = set()
     engine._balance()
     assert extraction.fingerprint is True
+
+
+#: when the archive below was written: noon in Shanghai, long before any run of these tests
+FETCHED = datetime(2026, 1, 10, 4, 0, tzinfo=UTC)
+
+
+class _Then(datetime):
+    @classmethod
+    def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]
+        return FETCHED if tz is not None else FETCHED.replace(tzinfo=None)
+
+
+def test_relative_publish_times_are_resolved_against_the_fetch_time_in_the_crawl_and_every_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_spider: Any
+) -> None:
+    page = article_html(title="临江新闻相对时间", paragraphs=PARAGRAPHS["two"], published=None)
+    page = page.replace("2026年11月20日 08:30 来源", "3小时前 来源").encode()
+    link = url("relative")
+    settings = {"NEWSCRAWL_WARC_DIR": str(tmp_path / "warc"), "NEWSCRAWL_WARC_MAX_BYTES": 1_000_000}
+    crawler = get_crawler(settings_dict=settings)
+    mw = WarcMiddleware.from_crawler(crawler)
+    archiving = crawler._create_spider("replaysite")
+    mw.spider_opened(archiving)
+    request = Request(link, meta={"newscrawl_kind": "article"})
+    response = HtmlResponse(link, body=page, headers={"Content-Type": "text/html; charset=utf-8"},
+                            request=request)  # fmt: skip
+    with monkeypatch.context() as m:  # the crawl, long ago
+        m.setattr("newscrawl.crawl.warc.datetime", _Then)
+        mw.process_response(request, response)
+    mw.spider_closed(archiving)
+    assert mw.writer is not None
+    warcs = [str(p) for p in mw.writer.paths]
+
+    # the crawl's spider: the record's fetch time is its crawled_at and its reference time
+    spider = make_spider(site={"timezone": "Asia/Shanghai"})
+    assert fetched_at(response) == FETCHED
+    item = spider._item(response)
+    extraction = spider._extract(response)
+    assert item["crawled_at"] == "2026-01-10T04:00:00+00:00"
+    assert extraction is not None and extraction.published_at == "2026-01-10T09:00:00+08:00"
+
+    # the archive says when: a replay today resolves 3小时前 as the crawl did
+    with ArchiveReader(warcs) as reader:
+        archived = reader.get(link)
+    assert archived is not None and archived.date == FETCHED
+
+    (tmp_path / "sites").mkdir()
+    (tmp_path / "sites" / "replaysite.toml").write_text(SITE, encoding="utf-8")
+    args = [
+        sys.executable, "-m", "newscrawl.cli", "reextract", *warcs, "-o", str(tmp_path / "out.jsonl"),
+        "--db", str(tmp_path / "store.sqlite3"), "-s", f"NEWSCRAWL_SITES_DIR={tmp_path / 'sites'}",
+        "-s", "NEWSCRAWL_EXTRACT_WORKERS=1",
+    ]  # fmt: skip
+    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    (record,) = map(json.loads, (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines())
+    assert record["published_at"] == extraction.published_at
+    assert record["crawled_at"] == item["crawled_at"]  # the page's fetch time, not the replay's
+    with sqlite3.connect(tmp_path / "store.sqlite3") as db:
+        (stored,) = db.execute("SELECT published_at, crawled_at, first_crawled_at FROM articles").fetchall()
+        (started,) = db.execute("SELECT started_at FROM crawls").fetchone()
+    assert stored[0].startswith("2026-01-10") and stored[1] == stored[2] == item["crawled_at"]
+    assert started > "2026-01-11"  # the replay's own row in the crawl history carries the replay's time
+
+    # newscrawl extract reads the archive with the record's date as the reference too
+    args = [sys.executable, "-m", "newscrawl.cli", "extract", "--site", "replaysite", *warcs]
+    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "NEWSCRAWL_SITES_DIR": str(tmp_path / "sites")})  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    (line,) = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert line["published_at"] == extraction.published_at
