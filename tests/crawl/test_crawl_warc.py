@@ -16,7 +16,7 @@ from scrapy.utils.test import get_crawler
 from warcio.archiveiterator import ArchiveIterator
 
 from newscrawl.crawl.config import ConfigError
-from newscrawl.crawl.warc import WarcMiddleware, WarcReplayMiddleware
+from newscrawl.crawl.warc import FETCHED_AT_META, WarcMiddleware, WarcReplayMiddleware
 from newscrawl.storage.warc import ArchivedResponse, archived_responses
 from tests.crawl.test_crawl_e2e import DEMO_ARTICLES, demo, records, run
 
@@ -81,8 +81,13 @@ def test_replay_answers_from_the_archive_and_ignores_the_rest(tmp_path: Path) ->
     assert mw.writer is not None
     replay = WarcReplayMiddleware([str(p) for p in mw.writer.paths])
     assert replay.start_points() == [(f"https://news.example.cn/a/{n}.html", "article") for n in range(2)]
-    response = replay.process_request(Request("https://news.example.cn/a/1.html"))
+    request = Request("https://news.example.cn/a/1.html")
+    response = replay.process_request(request)
     assert response.status == 200 and response.headers[b"Content-Encoding"] == b"gzip"
+    # the fetch time the record carries (its WARC-Date) comes with the response, as the crawl had it
+    fetched = request.meta[FETCHED_AT_META]
+    assert fetched.tzinfo is not None and fetched == fetched.replace(microsecond=0)
+    assert response.meta[FETCHED_AT_META] == fetched
     assert gzip.decompress(response.body) == page(1)
     with pytest.raises(IgnoreRequest):
         replay.process_request(Request("https://news.example.cn/a/9.html"))
