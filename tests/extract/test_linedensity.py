@@ -65,3 +65,57 @@ def test_estimated_threshold_follows_the_page_and_is_clamped():
 def test_bad_parameter_raises_naming_it(params, name):
     with pytest.raises(ValueError, match=name):
         extract(page(), algorithm="linedensity", **params)
+
+
+def _lines_token_by_token(source: str) -> list[tuple[str, int, int]]:
+    """The formatter's lines read one token after another: what render_lines computes in bulk."""
+    from newscrawl.extract.algorithms.blockstats import remove_raw_elements
+    from newscrawl.extract.algorithms.linedensity import _TOKEN, LINE_BREAK_TAGS, NOT_RENDERED
+    from newscrawl.extract.entities import unescape
+
+    lines, parts, pending, total = [], [], 0, 0
+
+    def flush() -> None:
+        text = " ".join("".join(parts).split())
+        if text:
+            lines.append((text, len(text.encode()), total))
+
+    for m in _TOKEN.finditer(remove_raw_elements(source, NOT_RENDERED)):
+        tok, name, size = m.group(0), m.group(2), len(m.group(0).encode())
+        if name is not None or tok.startswith(("<!", "<?")):
+            pending += size
+            if name is not None and name.lower() in LINE_BREAK_TAGS and parts:
+                flush()
+                parts, total = [], 0
+        elif not unescape(tok).strip():
+            pending += size
+        else:
+            parts.append(unescape(tok))
+            total, pending = total + pending + size, 0
+    if parts:
+        flush()
+    return lines
+
+
+PIECES = [
+    *("<p>", "</P>", "<br>", "<BR/>", "<i>", "</i>", "<!a>", "<?x>", "<!-- c -->", "<", ">", " ", "\n", "a"),
+    *("中", "&amp;", "&lt;", "&#60;", "&#1;", "&#32;", "&not", "&notin;", "&no", "t;", "&#x", "41;", "&"),
+    *("<b", "\x00", "<script>x<p>y</script>", "<head>h</head>", "é", "&nbsp;", "<div\n class=x>", "&#0;"),
+    *("&#xFFFE;", "<a <b>"),
+]
+
+
+def test_lines_read_in_bulk_are_the_lines_read_token_by_token():
+    import random
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        source = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 40)))
+        got = [(ln.text, ln.text_bytes, ln.total_bytes) for ln in render_lines(source)]
+        assert got == _lines_token_by_token(source), source
+
+
+def test_a_page_of_millions_of_tiny_tokens_is_read_in_bulk():
+    # 8 MiB of a blank reference between bogus comments: two million tokens (1.5 s read one by one)
+    source = "<p>" + "&#1;<!a>" * 1_000_000 + "<p>word"
+    assert [(ln.text, ln.total_bytes) for ln in render_lines(source)] == [("word", 8_000_010)]
