@@ -299,52 +299,58 @@ def check_attributes(text: str | bytes, limits: Limits) -> None:
 
 @lru_cache(maxsize=2)
 def _start_tag(binary: bool) -> re.Pattern[Any]:
-    # a start tag, or a <script>/<style> element's start tag and text whole (its text makes no elements)
+    # a tag (start or end), comment, <!...> or <?...>, or a <script>/<style> element's start tag and text
+    # whole (its text makes no elements)
     raw = (rf"<{_ascii_case(name)}(?=[{_WS}/>])(?:[^<]++|<(?!/{_ascii_case(name)}))*+" for name in _RAW_TEXT)
-    return _compile("|".join(raw) + "|<[A-Za-z]", binary)
+    return _compile("|".join(raw) + "|<[A-Za-z/!?]", binary)
 
 
 @lru_cache(maxsize=2)
 def _tag_open(binary: bool) -> re.Pattern[Any]:
-    # what every start tag opens with
-    return _compile("<[A-Za-z]", binary)
+    # what every tag, comment, <!...> and <?...> opens with
+    return _compile("<[A-Za-z/!?]", binary)
 
 
-#: a page with more start tags than this many times ``max_nodes`` is refused before it is parsed: lxml
-#: alone takes about 0.6 s (quiet machine) to 2.5 s (loaded) on 8 MB of tiny tags (1M of them), and such a
-#: page would be refused after parsing anyway. Below it the element count after parsing decides (4x leaves
-#: room for start tags libxml2 merges or drops: a second <body>, tags in <title> or <textarea>)
+#: a page with more tags than this many times ``max_nodes`` is refused before it is parsed: lxml alone takes
+#: about 0.6 s (quiet machine) to 2.5 s (loaded) on 8 MB of tiny tags (1M of them), and such a page would be
+#: refused after parsing anyway. End tags, comments and ``<!...>``/``<?...>`` count too: they make no
+#: element, but the algorithms that read the source token by token (blockstats, linedensity) pay for each
+#: (8 MiB of ``&#1;</p>``: 1.4-2.0 s in blockstats, of ``&#N;</p>`` with N distinct: 2.4 s in linedensity),
+#: and a page of N elements has about 2N tags. Below it the element count after parsing decides (4x leaves
+#: room for end tags, comments and start tags libxml2 merges or drops: a second <body>, tags in <title>)
 START_TAGS_FACTOR = 4
 
 
 def check_start_tags(text: str | bytes, limits: Limits) -> None:
     """Raise :class:`LimitExceeded` (naming ``max_nodes``) when ``text`` (or the UTF-8 bytes lxml is given)
-    has more than :data:`START_TAGS_FACTOR` times ``limits.max_nodes`` start tags outside scripts and
-    styles. Stops counting there, so it costs little more than a count of ``<`` on any page.
+    has more than :data:`START_TAGS_FACTOR` times ``limits.max_nodes`` tags (start and end tags,
+    comments, ``<!...>`` and ``<?...>``) outside scripts and styles. Stops counting there, so it costs
+    little more than a count of ``<`` on any page.
 
     >>> try:
-    ...     check_start_tags("<p>x</p>" * 9, Limits(max_nodes=2))
+    ...     check_start_tags("<p>x</p>" * 5, Limits(max_nodes=2))
     ... except LimitExceeded as e:
     ...     print(e)
-    page too large: more than 8 start tags, over 4x the limit max_nodes=2
+    page too large: more than 8 tags (start and end tags, comments), over 4x the limit max_nodes=2
     """
     if limits.max_nodes is None:
         return
     most = START_TAGS_FACTOR * limits.max_nodes
-    if len(text) <= most:  # (each start tag takes a '<': no count of them needed)
+    if len(text) <= most:  # (each tag takes a '<': no count of them needed)
         return
     binary = isinstance(text, bytes)
     if (text.count(b"<") if isinstance(text, bytes) else text.count("<")) <= most:
         return
-    # every start tag opens with "<" and a letter, so no more of those than the limit settles it, at a
-    # third of the full pattern's cost on text full of "<" (8 MB of "< <": 0.06 s against 0.18 s)
+    # every tag opens with "<" and a letter, '/', '!' or '?', so no more of those than the limit settles
+    # it, at a third of the full pattern's cost on text full of "<" (8 MB of "< <": 0.06 s against 0.18 s)
     if not any(count > most for count, _ in enumerate(_tag_open(binary).finditer(text), 1)):
         return
     for count, _ in enumerate(_start_tag(binary).finditer(text), 1):
         if count > most:
             raise LimitExceeded(
                 "max_nodes",
-                f"page too large: more than {most} start tags, over {START_TAGS_FACTOR}x the limit "
+                f"page too large: more than {most} tags (start and end tags, comments), over "
+                f"{START_TAGS_FACTOR}x the limit "
                 f"max_nodes={limits.max_nodes}",
             )
 

@@ -90,9 +90,13 @@ def test_unlimited_lets_a_deep_page_through_without_crashing() -> None:
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("tag", ["div", "b", "span", "table"])
-def test_100000_deep_nesting_gives_a_clean_error_for_every_algorithm(tag: str, algorithm: str) -> None:
-    r = extract(nested(tag, 100_000), algorithm=algorithm)
+def test_99000_deep_nesting_gives_a_clean_error_for_every_algorithm(tag: str, algorithm: str) -> None:
+    # 198,004 tags: under the tag count of the default max_nodes (200,000), so parsed and refused for depth
+    r = extract(nested(tag, 99_000), algorithm=algorithm)
     assert r.error and "max_depth" in r.error
+    # 100,000 levels have more tags than that: refused before parsing, naming max_nodes
+    r = extract(nested(tag, 100_000), algorithm=algorithm)
+    assert r.error and "max_nodes" in r.error
 
 
 def test_spent_budget_raises_limit_exceeded_naming_the_stage() -> None:
@@ -288,7 +292,33 @@ def test_a_page_of_far_more_start_tags_than_elements_allowed_is_refused_unparsed
 
     monkeypatch.setattr(api, "parse_markup", no_parse)
     r = extract("<html><body>" + "<i>a</i>" * 500 + "</body></html>", limits=Limits(max_nodes=100))
-    assert r.error == "page too large: more than 400 start tags, over 4x the limit max_nodes=100"
+    assert r.error == (
+        "page too large: more than 400 tags (start and end tags, comments), over 4x the limit max_nodes=100"
+    )
+
+
+@pytest.mark.parametrize("unit", ["&#1;</p>", "&#1;<!a>", "&#1;<?a>", "&#1;<!--c-->", "</b>"])
+def test_a_page_of_end_tags_or_comments_is_refused_unparsed_for_every_algorithm(
+    unit: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # they make no element, but blockstats and linedensity read the source token by token: a million of
+    # them (8 MiB of '&#1;</p>') cost 1.4-2.4 s of CPU there before this check
+    from newscrawl.extract import api
+
+    def no_parse(data: bytes) -> object:
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(api, "parse_markup", no_parse)
+    page = "<html><body><p>" + unit * 500 + "</p></body></html>"
+    for algorithm in ("auto", "blockstats", "linedensity"):
+        r = extract(page, algorithm=algorithm, limits=Limits(max_nodes=100))
+        assert r.error is not None and "max_nodes=100" in r.error, (algorithm, r.error)
+
+
+def test_end_tags_of_the_elements_allowed_leave_room_under_the_tag_count() -> None:
+    # a page at the element limit has about twice as many tags: 4x leaves room for them and for comments
+    page = "<html><body>" + "<p>x</p><!-- c -->" * 95 + "</body></html>"
+    check_start_tags(page, Limits(max_nodes=100))
 
 
 def test_start_tags_in_scripts_and_styles_are_not_counted() -> None:
@@ -299,8 +329,9 @@ def test_start_tags_in_scripts_and_styles_are_not_counted() -> None:
 
 
 def test_start_tags_between_the_element_limit_and_4x_are_parsed_and_counted_as_elements() -> None:
-    r = extract("<html><body>" + "<p>x</p>" * 300 + "</body></html>", limits=Limits(max_nodes=100))
-    assert r.error is not None and r.error.startswith("page too large: 30")  # 303 elements, after parsing
+    # 304 tags, under 4x the limit (400): parsed, then refused for its 152 elements (html, body, 150 p)
+    r = extract("<html><body>" + "<p>x</p>" * 150 + "</body></html>", limits=Limits(max_nodes=100))
+    assert r.error is not None and r.error.startswith("page too large: 152 elements")
 
 
 def test_a_page_of_many_attributes_in_all_is_refused_naming_the_limit() -> None:

@@ -192,6 +192,8 @@ def split_blocks(
     counts: list[int] = []
     in_link = False
     for raw in s.split(_SEP):
+        if not keep_empty and (not raw or raw.isspace()):  # no text, no link mark: an empty block
+            continue
         level = 0
         hm = _HEAD_MARK.match(raw)
         if hm:

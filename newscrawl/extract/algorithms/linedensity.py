@@ -35,6 +35,7 @@ the post's extra 2 bytes per paragraph break are left out.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, count, repeat
 from operator import contains
@@ -119,12 +120,15 @@ def render_lines(source: str) -> list[Line]:
     # the texts that hold a chunk or a lone '<', and the line-break tags; the rest only adds bytes
     chunks = compress(count(), map(str.strip, decoded))
     lone = compress(count(), map(contains, texts, repeat("<")))
-    breaks = (i for i, name in enumerate(names) if name is not None and name.lower() in LINE_BREAK_TAGS)
+    breaks = [i for i, name in enumerate(names) if name is not None and name.lower() in LINE_BREAK_TAGS]
+    kept = sorted({*chunks, *lone})
+    # a line-break tag closes a line only after a chunk: the first one after each kept text
+    closing = {breaks[j] for j in set(map(bisect_right, repeat(breaks), kept)) if j < len(breaks)}
     lines: list[Line] = []
     parts: list[str] = []
     last = 0  # the end of the last chunk
     total = 0
-    for i in sorted({*chunks, *lone, *breaks}):
+    for i in sorted({*kept, *closing}):
         name = names[i]
         if name is not None and parts and name.lower() in LINE_BREAK_TAGS:
             line = _SPACE.sub(" ", "".join(parts)).strip()
