@@ -233,6 +233,39 @@ def test_author_differs_when_a_name_is_missing_or_none_given():
     assert not m.author_match(None, "王建宏")
 
 
+def test_author_names_are_compared_softly_as_grobid_does():
+    # case, whitespace and punctuation aside (GROBID's "soft matching")
+    assert m.author_match("Rodolfo Costa", "Rodolfo Costa.")
+    assert m.author_match("JR Stone", "J.R. Stone")
+    assert m.author_match("Alexandra Tremayne Pengelly", "Alexandra Tremayne-Pengelly")
+    assert m.author_match("MORITZ PAPPERT", "Moritz Pappert")
+    # letters count: accents, a missing word, an added outlet or staff code
+    assert not m.author_match("Jorg Muller", "Jörg Müller")
+    assert not m.author_match("Perry Bacon", "Perry Bacon Jr.")
+    assert not m.author_match("Jane Doe, Reuters", "Jane Doe")
+    assert not m.author_match("Jane Doe (obe)", "Jane Doe")
+
+
+def test_author_lists_split_at_the_metric_own_separators():
+    assert m.split_author_names("Isabel Caro, Rocío Latorre y José Miguel Wilson") == [
+        "Isabel Caro",
+        "Rocío Latorre",
+        "José Miguel Wilson",
+    ]
+    assert m.split_author_names("伊琳  李清芬") == ["伊琳", "李清芬"]
+    assert m.split_author_names("记者 张三") == ["记者", "张三"]  # a label left in is a wrong name
+    assert m.author_match(["Daniel Braun", "Davor Pasoski"], "Daniel Braun, Davor Pasoski")
+
+
+def test_author_metric_does_not_use_the_extractor_splitting(monkeypatch):
+    # a splitting bug of the extractor must not be scored as right: the metric splits on its own
+    from newscrawl.extract.metadata import author as author_module
+
+    monkeypatch.setattr(author_module, "split_names", lambda value: (value,) if value else ())
+    assert m.author_match("王建宏、张文攀", "张文攀; 王建宏")
+    assert m.author_names("Jane Doe and John Roe") == {"janedoe", "johnroe"}
+
+
 # --- broken paragraphs: words cut out of a kept paragraph ---
 
 BROKEN_ZH = "据报道，包括先锋领航、摩根大通等机构均已减持。"
