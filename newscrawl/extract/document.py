@@ -24,10 +24,17 @@ _TEXT_CONTROLS = lazy_compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 #: lxml refuses to set a text holding it again (moving a dropped element's tail failed; cutting the text
 #: of 8 MB of ``&#xFFFE;`` failed); removed before parsing, as the text fields would drop the character
 #: anyway (html.unescape gives "" for each)
-_CONTROL_REFERENCE = lazy_compile(
+_CONTROL_NUMBER = (
     rb"&#(?:0*(?:[0-8]|1[124-9]|2[0-9]|3[01]|127|6553[45])(?![0-9])"
-    rb"|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]|7[fF]|[fF]{3}[eEfF])(?![0-9a-fA-F]));?|\xef\xbf[\xbe\xbf]"
+    rb"|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]|7[fF]|[fF]{3}[eEfF])(?![0-9a-fA-F]));?"
 )
+_NONCHARACTER = rb"\xef\xbf[\xbe\xbf]"
+_CONTROL_REFERENCE = lazy_compile(_CONTROL_NUMBER + b"|" + _NONCHARACTER)
+#: each half of ``_CONTROL_REFERENCE`` alone, to tell whether a page holds one: each opens with a literal,
+#: which the regex engine looks for before trying the rest, so two searches cost a ninth of one search
+#: of the alternation, tried at every byte (scrapinghub: 0.06 against 0.58 ms a page)
+_CONTROL_NUMBER_ONLY = lazy_compile(_CONTROL_NUMBER)
+_NONCHARACTER_ONLY = lazy_compile(_NONCHARACTER)
 _XML_DECL = lazy_compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
 #: ``</body>`` and ``</html>`` end tags: a browser ignores them (content after them still goes into the
 #: body) but libxml2 drops everything after a stray ``</html>`` (an included header ending in ``</html>``
@@ -86,7 +93,7 @@ def markup(text: str, utf8: bytes | None = None) -> bytes:
     else:
         data = utf8
     data = _BODY_END.sub(b"", data)
-    if _CONTROL_REFERENCE.search(data):  # (a search costs half of ``b"&#" in data`` on real pages)
+    if _CONTROL_NUMBER_ONLY.search(data) or _NONCHARACTER_ONLY.search(data):
         data = _CONTROL_REFERENCE.sub(b"", data)
     return data
 

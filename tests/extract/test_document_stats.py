@@ -87,3 +87,10 @@ def test_markup_is_what_lxml_parses_utf8_without_controls_their_references_and_b
     # the form feed goes first: what it hid is a reference, or an end tag, and goes too
     assert markup("<p>a&#\x0c27;b</bo\x0cdy>") == b"<p>ab"
     assert parse_markup(markup("<p>x</p>")).tag == "html"
+
+
+@pytest.mark.parametrize("removed", ["&#27;", "&#x7F;", "&#65535", "\ufffe", "\uffff"])
+def test_markup_finds_a_control_reference_or_noncharacter_alone_anywhere(removed):
+    # each kind is looked for on its own before the page is cleaned: one alone, late on a page, still goes
+    page = "<p>" + "&amp; &#8217; \ufffd " * 500 + f"x{removed}y</p>"
+    assert markup(page) == ("<p>" + "&amp; &#8217; \ufffd " * 500 + "xy</p>").encode()
