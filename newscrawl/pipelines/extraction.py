@@ -16,7 +16,14 @@ computes the text's SimHash (item field ``fingerprint``, used by the duplicate p
 crashes on a page, or is still busy ``NEWSCRAWL_EXTRACT_KILL_AFTER`` seconds later (killed), costs that
 page only: it is dropped as ``extract_error`` and counted (``newscrawl/extract/worker_crashed``,
 ``.../worker_killed``; ``.../worker_start`` when a replacement does not start). Items whose URL
-pattern says "article" skip the page-kind classifier. With workers, the spider is given
+pattern says "article" skip the page-kind classifier.
+
+With ``NEWSCRAWL_DEDUP`` on, items leave this stage in the order they entered it, whatever order the
+workers finish them in: an item whose page is done waits for the items handed over before it. The
+duplicate pipeline marks the later of two near-copies ``duplicate_of`` the earlier, so which copy of a
+story is kept as the original is decided by the order the pages reached the pipelines (as in an inline
+crawl), not by which worker was faster. The wait is a page's extraction at most (a hostile page: up to
+``NEWSCRAWL_EXTRACT_KILL_AFTER``); the workers go on meanwhile. With workers, the spider is given
 :meth:`ExtractionPipeline.extract_later` (``NewsSpider.extract_with``), so the pages it extracts itself (a
 URL no pattern knows, later pages of split articles) are extracted by the same workers, off the reactor.
 """
@@ -89,6 +96,10 @@ class ExtractionPipeline:
         self.fingerprint = fingerprint
         self.pool: WorkerPool | None = None
         self.crawler: Crawler | None = None
+        #: with dedup on, items leave this stage in the order they entered it (the module's docstring)
+        self.in_order = fingerprint
+        #: the turn of the last item handed to a worker: fired once that item has left this stage
+        self._last_turn: Deferred[None] | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -171,12 +182,43 @@ class ExtractionPipeline:
         task = self.task(item, body)
         if self.pool is None:
             return self._done(item, page_job(task))
-        return self._extract_in_worker(item, task)
+        previous = turn = None
+        if self.in_order:
+            previous, turn = self._last_turn, Deferred()
+            self._last_turn = turn
+        return self._extract_in_worker(item, self._submit(task), previous, turn)
 
-    async def _extract_in_worker(self, item: Any, task: PageTask) -> Any:
+    async def _extract_in_worker(
+        self,
+        item: Any,
+        extraction: Deferred[PageResult],
+        previous: Deferred[None] | None,
+        turn: Deferred[None] | None,
+    ) -> Any:
         """The item once a worker has extracted its page (a coroutine: Scrapy 2.19 deprecates pipelines
-        returning Deferreds)."""
-        return self._done(item, await maybe_deferred_to_future(self._submit(task)))
+        returning Deferreds) and, in order, once the item handed over before it has left this stage
+        (``previous`` fired). ``turn`` fires on the next reactor turn after this item has left: after the
+        later pipelines' synchronous work on it (stage 2, the duplicate lookup)."""
+        try:
+            result = await maybe_deferred_to_future(extraction)
+            if previous is not None and not previous.called:
+                await maybe_deferred_to_future(previous)
+            return self._done(item, result)
+        finally:
+            if turn is not None:
+                self._later(turn.callback, None)
+
+    def _later(self, call: Any, *args: Any) -> None:
+        """``call(*args)`` on a later turn of the reactor."""
+        from twisted.internet import reactor
+
+        reactor.callLater(0, call, *args)  # type: ignore[attr-defined]
+
+    def _on_reactor(self, call: Any, *args: Any) -> None:
+        """``call(*args)`` on the reactor thread (from a dispatcher thread of the pool)."""
+        from twisted.internet import reactor
+
+        reactor.callFromThread(call, *args)  # type: ignore[attr-defined]
 
     def extract_later(self, item: Any, body: bytes) -> Deferred[PageResult]:
         """The extraction of the page of ``item`` (the spider's item for it) by a worker: a Deferred that
@@ -185,14 +227,10 @@ class ExtractionPipeline:
         return self._submit(self.task(item, body))
 
     def _submit(self, task: PageTask) -> Deferred[PageResult]:
-        from twisted.internet import reactor
-
         assert self.pool is not None
         done: Deferred[Any] = Deferred()
         future = self.pool.submit(task)
-        future.add_done_callback(
-            lambda f: reactor.callFromThread(done.callback, f)  # type: ignore[attr-defined]
-        )
+        future.add_done_callback(lambda f: self._on_reactor(done.callback, f))
         return done.addCallback(lambda f: self._outcome(task.url, f))
 
     def _outcome(self, url: str, future: Any) -> PageResult:
