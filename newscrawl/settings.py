@@ -100,3 +100,6 @@ FEED_EXPORT_ENCODING = "utf-8"
 FEED_EXPORT_FIELDS = list(EXPORT_FIELDS)
 
 LOG_LEVEL = "INFO"
+
+# Scrapy's in-memory stats collector without its per-access deprecation hook (newscrawl.crawl.stats)
+STATS_CLASS = "newscrawl.crawl.stats.CrawlStats"
