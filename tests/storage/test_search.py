@@ -12,6 +12,7 @@ from newscrawl.storage.search import (
     QueryError,
     ensure_search_index,
     has_search_index,
+    index_form,
     make_snippet,
     parse_query,
     search,
@@ -505,3 +506,16 @@ def test_a_store_of_an_older_newscrawl_gets_the_time_index_on_open(tmp_path):
         "coalesce(datetime(published_at), datetime(crawled_at)) >= '2026-11-20 00:00:00'"))
     assert "articles_when_utc" in plan
     s.close()
+
+
+def test_index_form_spaces_every_cjk_character_as_a_per_character_mapping_would():
+    """The oracle maps each character alone (the index's form before it was made run by run)."""
+    ranges = [(0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF)]
+    spacing = {cp: f" {chr(cp)} " for first, last in ranges for cp in range(first, last + 1)}
+    edges = [chr(cp) for first, last in ranges for cp in (first - 1, first, last, last + 1)]
+    alphabet = [*edges, "a", "Z", "5", " ", "\n", "\u3000", "，", "。", "\U00020000", "é"]
+    rnd = random.Random(13)
+    for _ in range(5000):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 30)))
+        assert index_form(text) == text.translate(spacing), repr(text)
+    assert index_form("") == "" and index_form(None) is None
