@@ -19,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 from ipaddress import ip_address
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-import tldextract
+if TYPE_CHECKING:
+    import tldextract
 
 #: query parameters that only track who sent a visitor (analytics, ad clicks, newsletters); a URL key
 #: keeps every other parameter, in its order and spelling
@@ -33,8 +35,16 @@ TRACKING_PARAMS = frozenset(
     }
 )  # fmt: skip
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-#: the suffix list bundled with tldextract, never updated over the network
-_PSL = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+
+
+@lru_cache(maxsize=1)
+def _suffix_list() -> tldextract.TLDExtract:
+    """The suffix list bundled with tldextract, never updated over the network. Made on first use:
+    importing tldextract (with requests and urllib3) is 0.1 s of CPU that a crawl whose spider names its
+    allowed domains -- every site file's -- never needs (reextract's and the crawler's start-up)."""
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
 
 
 def _tracking(param: str) -> bool:
@@ -83,7 +93,7 @@ def registrable_domain(host: str) -> str:
         return host
     except ValueError:
         pass
-    return _PSL.extract_str(host).top_domain_under_public_suffix or host
+    return _suffix_list().extract_str(host).top_domain_under_public_suffix or host
 
 
 def _within(host: str, domains: Iterable[str]) -> bool:

@@ -72,6 +72,19 @@ def test_importing_the_extraction_library_is_light():
     assert patterns == 0, f"{patterns} pattern(s) compiled at import: use lazyre.lazy_compile, not re.compile"
 
 
+def test_url_keys_load_the_public_suffix_list_only_when_a_registrable_domain_is_asked_for():
+    # tldextract (with requests and urllib3) is 0.1 s of a crawl's start-up that spiders naming their
+    # allowed domains never need
+    code = (
+        "from newscrawl.extract.urls import canonical_url, registrable_domain; "
+        "print(canonical_url('https://n.example.cn/a/1.html', ['https://www.example.cn/a/1.html'], "
+        "['example.cn'])); import sys; print('tldextract' in sys.modules); "
+        "print(registrable_domain('news.sina.com.cn'), 'tldextract' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:3] == ["https://www.example.cn/a/1.html", "False", "sina.com.cn True"]
+
+
 def test_extracting_with_auto_loads_no_other_algorithm():
     code = "from newscrawl.extract import extract; extract('<p>' + '正文内容。' * 50 + '</p>')"
     probe = f"{code}\nimport sys; print(sorted(m for m in sys.modules if '.algorithms.' in m))"
