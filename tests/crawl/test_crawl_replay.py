@@ -181,6 +181,36 @@ def test_responses_go_through_the_crawls_own_decoding_and_redirect_middlewares_i
     assert engine._response_middlewares() == [ProjectMetaRefresh, HttpCompressionMiddleware]
 
 
+def test_scrapys_other_downloader_middlewares_are_passed_over_without_being_imported() -> None:
+    # a probe in a fresh interpreter: CookiesMiddleware's module imports tldextract (and requests)
+    code = (
+        "import sys; from scrapy.settings import Settings; from newscrawl.crawl.replay import ArchiveEngine; "
+        "engine = ArchiveEngine.__new__(ArchiveEngine); engine.settings = Settings(); "
+        "print([c.__name__ for c in engine._response_middlewares()], "
+        "'scrapy.downloadermiddlewares.cookies' in sys.modules, 'tldextract' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split("] ")[1].split() == ["False", "False"], done.stderr[-2000:]
+    assert "'MetaRefreshMiddleware', 'HttpCompressionMiddleware', 'RedirectMiddleware'" in done.stdout
+
+
+def test_none_of_scrapys_passed_over_downloader_middlewares_decodes_or_redirects() -> None:
+    # what passing them over by name rests on, checked against the installed Scrapy
+    from scrapy.downloadermiddlewares.redirect import BaseRedirectMiddleware
+    from scrapy.settings.default_settings import DOWNLOADER_MIDDLEWARES_BASE
+    from scrapy.utils.misc import load_object
+
+    from newscrawl.crawl.replay import _other_scrapy_middleware
+
+    passed = [name for name in DOWNLOADER_MIDDLEWARES_BASE if _other_scrapy_middleware(name)]
+    assert "scrapy.downloadermiddlewares.cookies.CookiesMiddleware" in passed
+    assert "scrapy.downloadermiddlewares.redirect.RedirectMiddleware" not in passed
+    for name in passed:
+        assert not issubclass(load_object(name), (HttpCompressionMiddleware, BaseRedirectMiddleware)), name
+    assert not _other_scrapy_middleware("newscrawl.middlewares.MetaRefreshMiddleware")
+    assert not _other_scrapy_middleware(ProjectMetaRefresh)
+
+
 def test_a_replay_goes_without_scrapys_remote_control_server_and_takes_other_settings() -> None:
     crawl = Settings()
     crawl.setmodule("newscrawl.settings", priority="project")
