@@ -462,3 +462,79 @@ def test_a_far_h1_that_is_the_titles_trailing_parts_is_the_banner_even_when_long
         body=BODY_EN,
     )
     assert title(html) == ("Enchufla Steps", "title-tag")
+
+
+# --- site names the page itself spells out, spacing and breadcrumbs ----------------------------------
+
+
+def test_a_site_name_meta_that_repeats_the_title_is_no_site_name():
+    declared = "Council passes school budget - Example Sport"
+    html = page(
+        f'<meta name="application-name" content="{declared}"><meta property="og:title" content="{declared}">'
+        f"<title>{declared}</title>",
+        "<h1>Council passes school budget</h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council passes school budget", "heading:h1")
+
+
+def test_a_site_name_meta_that_repeats_the_title_names_the_site_in_its_last_part():
+    declared = "Council passes school budget | Example Weekly"
+    html = page(f'<meta property="og:site_name" content="{declared}"><title>{declared}</title>', body=BODY_EN)
+    assert title(html) == ("Council passes school budget", "title-tag")
+
+
+def test_a_last_title_part_opening_with_the_hosts_name_is_the_site():
+    html = page("<title>Magic Cleaning | Exampleshop ♥ Magazin</title>", body=BODY_EN)
+    assert title(html, "https://www.exampleshop.de/magazin/cleaning.html")[0] == "Magic Cleaning"
+
+
+def test_a_headline_opening_with_the_hosts_name_is_kept():
+    html = page("<title>Exampleshop opens a second store in the old town | Local News</title>", body=BODY_EN)
+    url = "https://www.exampleshop.de/news/store.html"
+    assert title(html, url)[0] == "Exampleshop opens a second store in the old town"
+
+
+def test_the_declared_spacing_wins_over_a_heading_glued_by_markup():
+    html = page(
+        '<meta property="og:title" content="Council passes: the school budget is set">',
+        '<h1><span class="kicker">Council passes:</span>the school budget is set</h1>',
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council passes: the school budget is set", "meta:og:title")
+
+
+def test_the_declared_spacing_wins_when_the_declared_title_carries_a_site_part():
+    html = page(
+        '<meta property="og:title" content="Council passes: the school budget is set - Example Times">',
+        '<h1><span class="kicker">Council passes:</span>the school budget is set</h1>',
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council passes: the school budget is set", "meta:og:title")
+
+
+def test_a_heading_spaced_like_the_declared_title_stays_the_heading():
+    html = page(
+        '<meta property="og:title" content="Council passes: the school budget is set">',
+        "<h1>Council passes: the school budget is set</h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council passes: the school budget is set", "heading:h1")
+
+
+def test_a_breadcrumb_trail_as_the_heading_gives_its_last_piece():
+    html = page(
+        "<title>城区新建两座口袋公园 - 某某健康网</title>",
+        "<h1><a class='crumb' href='/'>某某健康网</a>&nbsp;〉<a class='crumb' href='/news'>火线新闻</a>"
+        "&nbsp;〉城区新建两座口袋公园</h1>",
+    )
+    assert title(html) == ("城区新建两座口袋公园", "heading:h1")
+
+
+def test_a_kicker_before_a_colon_is_no_breadcrumb():
+    html = page(
+        "<title>Winter colds on the rise - Example Times</title>",
+        "<h1>Health: Winter colds on the rise</h1>",
+        body=BODY_EN,
+    )
+    assert title(html)[0] == "Health: Winter colds on the rise"

@@ -14,9 +14,10 @@ Candidates (``Found.source`` names the one that produced the value):
 
 Cleaning a declared title or the <title>: split on the separators of ``data/title_separators.txt`` (a
 colon only after or before a site name; guillemets that quote are no separators), drop the parts that
-are site or channel names (``data/site_names.txt``, og:site_name, the host, domain names, short parts
-ending in 网/频道/新闻中心 ...) or keyword lists, and keep the part agreeing with the heading, else with
-the other declared title, else the longest one.
+are site or channel names (``data/site_names.txt``, og:site_name unless it repeats the title, the host,
+domain names, short parts ending in 网/频道/新闻中心 ..., a short last part opening with the host's name)
+or keyword lists, and keep the part agreeing with the heading, else with the other declared title, else
+the longest one.
 
 Order and cross-check:
 
@@ -30,7 +31,9 @@ Order and cross-check:
    but a declared title the heading does not back that the page shows as a heading of its own
    (:func:`shown_title`) beats an <h1> that is a section name ("Cronaca" over the story's <h2>). An <h1>
    that is the <title>'s trailing part, after a longer headline part, is the site's banner
-   (:func:`is_banner`: "Post title | Blog name").
+   (:func:`is_banner`: "Post title | Blog name"). An <h1> that is a breadcrumb trail ending with the
+   declared headline gives that headline (:func:`last_crumb`); a heading that glues two pieces of markup
+   ("Kicker:Headline") is given with the declared title's spacing (:func:`spaced_apart`).
 2. the cleaned declared title (so a meta title that is only the site name never wins: it cleans to nothing);
 3. the cleaned <title>;
 4. an unbacked heading;
@@ -108,6 +111,9 @@ MIN_SITE_KEY_CHARS = 4
 NEXT_HEADING_ELEMENTS = 10
 #: headings shorter than this (characters without spaces) are not headlines
 MIN_HEADING_CHARS = 2
+#: a <title>'s last part opening with the host's name is the site's name up to this many words
+#: ("Handball Schweiz", "sheego ♥ Magazin"; a headline opening with it is longer)
+HOST_PART_MAX_WORDS = 3
 
 _HEADING_TAGS = frozenset(HEADING_TAGS)
 #: elements that set a kicker apart at the start of a heading even without a class
@@ -135,6 +141,8 @@ _GUILLEMET_QUOTE = lazy_compile(r"«[^«»\n]{1,200}»|»[^«»\n]{1,200}«|‹[
 #: an arrow glyph opening a heading, maybe in a bracket ("[> Name", "» Headline", ">> Headline")
 _ARROW_OPENING = lazy_compile(r"^\[?\s*[>»›→]+\s*\]?\s*")
 _ARROW_OPENERS = frozenset("[>»›→")
+#: arrows between the pieces of a breadcrumb trail ("首页 〉 新闻 〉 标题", "Home › News › Headline")
+_CRUMB_ARROWS = "〉》›»>→"
 _NON_WORD = lazy_compile(r"[\W_]+")
 _SPACE = lazy_compile(r"\s+")
 
@@ -180,18 +188,31 @@ def clip(text: str | None) -> str | None:
 class SiteContext:
     """What the page says its site is called: og:site_name and friends, and the host name."""
 
-    __slots__ = ("names", "host")
+    __slots__ = ("names", "host", "label")
 
     def __init__(self, meta: PageMeta, url: str | None) -> None:
-        self.names = [name_key(meta.meta[k]) for k in SITE_NAME_KEYS if meta.meta.get(k)]
-        self.names = [n for n in self.names if n]
+        # a "site name" meta that repeats the page's title ("Headline - Site", a CMS filling
+        # application-name or og:site_name with the <title>) names the site in its last part only: whole,
+        # it would make every part of the title a site name
+        titles = {name_key(t) for t in (meta.title, meta.meta.get("og:title")) if t}
+        self.names = []
+        for value in (meta.meta.get(k) for k in SITE_NAME_KEYS):
+            key = name_key(value) if value else ""
+            if key in titles:
+                parts = split_title(value or "")
+                key = name_key(parts[-1]) if len(parts) > 1 else ""
+            if key:
+                self.names.append(key)
         host = ""
         for candidate in (url, meta.canonical, meta.meta.get("og:url")):
             if candidate and "//" in candidate:
                 host = urlsplit(candidate.strip()).hostname or ""
                 if host:
                     break
-        self.host = name_key(host.removeprefix("www."))
+        host = host.removeprefix("www.")
+        self.host = name_key(host)
+        # the host's own name: its first label ("handball" of handball.ch, "sheego" of www.sheego.de)
+        self.label = name_key(host.split(".", 1)[0]) if "." in host else ""
 
     def is_name(self, text: str) -> bool:
         """True when ``text`` is a known site name, the page's own site name or its host name."""
@@ -224,6 +245,19 @@ class SiteContext:
         if compact.endswith(PORTAL_SUFFIXES):
             return True
         return len(compact) <= CHANNEL_MAX_CHARS and compact.endswith(CHANNEL_SUFFIXES)
+
+    def opens_with_host(self, part: str) -> bool:
+        """True when a short <title> part opens with the host's own name: "Handball Schweiz" on
+        handball.ch, "sheego ♥ Magazin" on sheego.de (the site's name written out, with a word more).
+
+        >>> site = SiteContext(PageMeta(), "https://www.handball.ch/de/news/a.html")
+        >>> site.opens_with_host("Handball Schweiz"), site.opens_with_host("Handball: the final tonight")
+        (True, False)
+        """
+        label = self.label
+        if len(label) < MIN_SITE_KEY_CHARS or len(part.split()) > HOST_PART_MAX_WORDS:
+            return False
+        return name_key(part).startswith(label)
 
 
 def _quoted_spans(text: str) -> list[tuple[int, int]]:
@@ -298,6 +332,8 @@ def clean_title(
         if suffix and site.is_name(suffix.group(1)):
             parts = [parts[0][: suffix.start()]]  # "見出し：新聞デジタル" -> "見出し"
     keep = [p for p in parts if not site.is_site(p) and not _KEYWORD_LIST.match(p)]
+    if len(keep) > 1 and keep[-1] == parts[-1] and site.opens_with_host(keep[-1]):
+        keep.pop()  # "Magic Cleaning | sheego ♥ Magazin" on sheego.de: the last part is the site's name
     if not keep:
         return None
     if len(parts) > 1 and keep[-1] == parts[-2] and site.is_site(parts[-1]):
@@ -459,6 +495,40 @@ def adds_separators(declared: str, heading: str) -> bool:
         elif ch not in _SEPARATOR_CHARS:
             return False
     return j == len(h)
+
+
+def spaced_apart(declared: str, heading: str) -> bool:
+    """True when ``declared`` is ``heading`` with white space put in and nothing else changed: the
+    heading glues two pieces of markup together ("<span>Kicker:</span>Headline" reads "Kicker:Headline"),
+    the page's declared title spaces them ("Kicker: Headline").
+
+    >>> spaced_apart("Kicker: Headline", "Kicker:Headline"), spaced_apart("A:B", "A: B")
+    (True, False)
+    """
+    return declared != heading and _compact(declared) == _compact(heading) and (
+        len(_SPACE.findall(declared)) > len(_SPACE.findall(heading))
+    )
+
+
+def last_crumb(heading: str, title: str) -> str | None:
+    """``title`` when ``heading`` is a breadcrumb trail ending with it: "Site 〉 Section 〉 Headline" for
+    the title "Headline" (the trail's arrows set the pieces apart; a colon or dash would set off a kicker,
+    which is part of the headline). None otherwise.
+
+    >>> last_crumb("Example 〉 Health 〉 Winter colds on the rise", "Winter colds on the rise")
+    'Winter colds on the rise'
+    >>> last_crumb("Health: Winter colds on the rise", "Winter colds on the rise") is None
+    True
+    """
+    h, t = _compact(heading), _compact(title)
+    if len(t) < 2 * MIN_HEADING_CHARS or len(h) <= len(t) or not h.endswith(t):
+        return None
+    at, left = len(heading), len(t)  # where the title's characters start in the heading
+    while left and at > 0:
+        at -= 1
+        left -= not heading[at].isspace()
+    lead = heading[:at].rstrip()
+    return title if lead and lead[-1] in _CRUMB_ARROWS and _compact(lead.rstrip(_CRUMB_ARROWS)) else None
 
 
 def is_banner(heading: str, title: str, declared: str | None, site: SiteContext, near: bool = True) -> bool:
@@ -737,15 +807,24 @@ def find_title(page: Page, body: BodyResult) -> Found:
                 return Found(text, f"heading:{tag}")
             stripped = strip_site_parts(raw, site)
             if _compact(stripped) == _compact(text):
+                if spaced_apart(stripped, text):  # "Headline:More" in markup, "Headline: More" declared
+                    return Found(_strip_piece(stripped), f"meta:{declared[0]}" if declared else "title-tag")
                 return Found(text, f"heading:{tag}")  # the page declares exactly this heading
             if adds_separators(stripped, text):
                 # the heading's words with a separator it draws with markup only
                 # ("<h1><span>Kicker</span> Headline</h1>" declared "Kicker: Headline")
                 return Found(_strip_piece(stripped), f"meta:{declared[0]}" if declared else "title-tag")
+            cleaned = clean_title(raw, site)
+            if cleaned and last_crumb(text, cleaned):
+                # "Site 〉 Section 〉 Headline" as the <h1>, the declared title naming the headline
+                return Found(cleaned, f"heading:{tag}")
             kicked = without_kicker(heading.element) if _compact(text) not in _compact(raw) else None
             if kicked:  # a kicker the declared title does not set off either: the headline alone
                 return Found(kicked, f"heading:{tag}")
-            return Found(refine_heading(heading, clean_title(raw, site)), f"heading:{tag}")
+            refined = refine_heading(heading, cleaned)
+            if cleaned and spaced_apart(cleaned, refined):
+                return Found(cleaned, f"meta:{declared[0]}" if declared else "title-tag")
+            return Found(refined, f"heading:{tag}")
     if declared:
         value = clip(clean_title(declared[1], site, heading_text, meta.title))
         if value:
