@@ -191,6 +191,32 @@ def test_a_date_alone_does_not_win_by_the_day_shown():
     assert got == ("2017-04-12T18:33:59+02:00", "meta:article:published_time")
 
 
+def test_a_time_element_gives_way_to_a_generic_date_meta_on_the_day_shown():
+    # the itemprop <time> holds the entry time the evening before; the page and dcterms.date say the 28th
+    head = '<meta name="dcterms.date" content="2021-10-28T13:21:30+02:00">'
+    top = '<time itemprop="datePublished" datetime="2021-10-27T20:35:36+02:00"></time>Hamburg, 28.10.2021'
+    got = published(page(head, top=top), timezone="Europe/Berlin")
+    assert got == ("2021-10-28T13:21:30+02:00", "meta:dcterms.date")
+
+
+def test_a_time_element_keeps_its_day_when_the_page_shows_it():
+    head = '<meta name="dcterms.date" content="2021-10-28T13:21:30+02:00">'
+    top = '<time itemprop="datePublished" datetime="2021-10-27T20:35:36+02:00"></time>Hamburg, 27.10.2021'
+    got = published(page(head, top=top), timezone="Europe/Berlin")
+    assert got == ("2021-10-27T20:35:36+02:00", "time-element")
+
+
+def test_a_generic_date_meta_holding_the_modified_time_settles_nothing():
+    # the page shows its last edit's day; the "date" meta is that edit's time, not another publish value
+    head = (
+        '<meta property="article:published_time" content="2020-01-03T09:48:24Z">'
+        '<meta property="article:modified_time" content="2020-01-06T09:22:36Z">'
+        '<meta name="date" content="2020-01-06T09:22:36Z">'
+    )
+    got = published(page(head, top="Monday, 6 January 2020"), timezone="Europe/London")
+    assert got == ("2020-01-03T09:48:24+00:00", "meta:article:published_time")
+
+
 def test_the_same_instant_with_two_offsets_is_no_disagreement():
     head = (
         '<meta property="article:published_time" content="2023-11-09T06:35:29+00:00">'
@@ -361,6 +387,14 @@ def test_url_day_does_not_overrule_a_meta_time_with_a_local_offset():
     html = page('<meta property="article:published_time" content="2023-11-09T05:30:00+01:00">')
     url = "https://example.com/2023/11/08/story/"
     assert published(html, url=url)[1] == "meta:article:published_time"
+
+
+def test_url_day_does_not_overrule_a_utc_meta_time_whose_day_the_page_shows():
+    # 16:34 UTC on June 30 is July 1 in Sydney, the URL's day; the page shows June 30 under its heading
+    head = '<meta property="article:published_time" content="2026-06-30T16:34:54Z">'
+    url = "https://example.com/2026/07/01/story/"
+    got = published(page(head, top="June 30, 2026"), url=url, timezone=None)
+    assert got == ("2026-06-30T16:34:54+00:00", "meta:article:published_time")
 
 
 def test_url_day_overrules_a_date_found_in_the_text():

@@ -29,12 +29,14 @@ A site's XPath override (``xpath``), when given, is read before the chain.
 
 Three corrections follow. An offset on the page beats a value without one (``_prefer_offset``: JSON-LD's
 ``2024-09-03T04:03:19Z`` beats a meta's ``2024-09-03T04:03:19``), and a UTC time gives way to the same
-instant written with the site's own offset. A value from the metadata that another precise structured
-publish value contradicts on the day gives way to that one when the page shows its day, and not the
-first one's, under the heading or at the start of the text (``_settle``); a date alone takes the time of
-day the page shows there for the same day (``_with_shown_time``). Then a date in the URL
+instant written with the site's own offset. A value from the metadata or a ``<time>`` that another
+precise structured publish value (or a generic date meta such as ``dcterms.date``, unless it holds the
+page's modification time) contradicts on the day gives way to that one when the page shows its day, and
+not the first one's, under the heading or at the start of the text (``_settle``); a date alone takes the
+time of day the page shows there for the same day (``_with_shown_time``). Then a date in the URL
 overrules a different day found by a rule weaker than the structured metadata, or a UTC time one day
-off; days are compared in the page's zone, and a time whose day agrees is kept (``_check_url``).
+off unless the page shows that time's day under its heading; days are compared in the page's zone, and
+a time whose day agrees is kept (``_check_url``).
 
 Output (``render``): ISO 8601 at the precision the page gives. A date alone stays a date (``2024-09-03``);
 an offset on the page is kept (a UTC one is written in the page's zone when known); a time without one
@@ -50,7 +52,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
@@ -107,6 +109,17 @@ SHOWN_DATE_CHARS = 80
 #: whether structured publish values that disagree on the day are settled by the day the page shows
 #: (:func:`_settle`; a switch for the leave-one-dataset-out check)
 SETTLE_BY_SHOWN_DAY = True
+#: the rules whose value :func:`_settle` checks against the day shown: the page's metadata and its
+#: ``<time>`` elements (an ``itemprop=datePublished`` <time> holding the CMS's entry time the evening
+#: before the release the page dates under its heading and in ``dcterms.date``: drk.de on htmldate and
+#: trafilatura)
+SETTLED_SOURCES: tuple[str, ...] = ("meta:", "json-ld:", "time-element")
+#: whether the generic date metas (``date``, ``dcterms.date``...; ``WEAK_META_KEYS``) with a time of day
+#: may settle a disagreement too (never one holding the page's modification time; a switch)
+SETTLE_WITH_WEAK_METAS = True
+#: whether a date in the URL leaves alone a structured value whose day the page shows under its heading
+#: (:func:`_check_url`; a switch)
+URL_YIELDS_TO_SHOWN_DAY = True
 #: whether a date alone takes the time of day the page shows for it (:func:`_with_shown_time`; a switch)
 SHOWN_TIME = True
 #: characters between a teaser's headline and its date (whitespace and a short kicker)
@@ -293,14 +306,14 @@ def find_published(
         if stamp is None:
             continue
         stamp = _prefer_offset(page, stamp, parse, zone)
-        if SETTLE_BY_SHOWN_DAY and source.startswith(("meta:", "json-ld:")):
+        if SETTLE_BY_SHOWN_DAY and source.startswith(SETTLED_SOURCES):
             settled, source = _settle(page, body, stamp, source, ctx)
             if settled is not stamp:
                 stamp = _prefer_offset(page, settled, parse, zone)
         if SHOWN_TIME and not stamp.has_time and source != "url":
             stamp, source = _with_shown_time(page, body, stamp, source, ctx)
         if url_day is not None:
-            stamp, source = _check_url(stamp, source, url_day, zone)
+            stamp, source = _check_url(stamp, source, url_day, zone, lambda: _shown_days(page, body, ctx))
         value, offset_from = render(stamp, zone)
         return FoundTime(value, source, offset_from)
     return FoundTime()
@@ -373,13 +386,21 @@ def _settle(page: Page, body: BodyResult, stamp: Stamp, source: str, ctx: TimeCo
     When the structured publish values disagree on the day (in the page's zone; the same instant
     written with two offsets agrees) and the page shows, under its heading or at the start of its text,
     the day of another precise one but not this one's, that one wins: an epoch meta a day before
-    JSON-LD's time (pagina12), a ``datepublished`` date a day before JSON-LD's time (tagblatt).
+    JSON-LD's time (pagina12), a ``datepublished`` date a day before JSON-LD's time (tagblatt), an
+    ``itemprop`` <time> the evening before the day a press release shows and ``dcterms.date`` gives
+    (drk.de). The generic date metas take part, but not one holding the page's modification time (that
+    would give a page's last edit as its publish time: natgeo's ``date`` meta).
     A date alone does not win this way: it is often the last edit's day (Madame Figaro shows its edit
     day near the title and gives it as ``datepublished``).
     """
     zone = ctx.zone
     values = _structured_values(page, ctx.parse)
+    if SETTLE_WITH_WEAK_METAS:
+        values += _weak_values(page, ctx.parse)
     others = [(s, src) for s, src in values if s.has_time and not _agrees(s, stamp, zone)]
+    if others:
+        modified = _modified_values(page, ctx.parse)
+        others = [(s, src) for s, src in others if not any(_same_instant(s, m) for m in modified)]
     if not others:
         return stamp, source
     shown = _shown_days(page, body, ctx)
@@ -388,6 +409,40 @@ def _settle(page: Page, body: BodyResult, stamp: Stamp, source: str, ctx: TimeCo
             if _day(other, zone) in shown:
                 return other, src
     return stamp, source
+
+
+def _weak_values(page: Page, parse: _Parser) -> list[tuple[Stamp, str]]:
+    """The generic date metas (``WEAK_META_KEYS``) the cheap parsers read."""
+    meta = page.meta.meta
+    out: list[tuple[Stamp, str]] = []
+    for key in WEAK_META_KEYS:
+        value = meta.get(key)
+        stamp = parse(value, slow=False) if value else None
+        if stamp is not None:
+            out.append((stamp, f"meta:{key}"))
+    return out
+
+
+def _modified_values(page: Page, parse: _Parser) -> list[Stamp]:
+    """The page's modification times (modified metas, JSON-LD ``dateModified``) that carry a time."""
+    meta = page.meta.meta
+    values = [meta[k] for k in MODIFIED_META_KEYS if k in meta]
+    values += [o["dateModified"] for o in page.meta.json_ld if "dateModified" in o]
+    out = []
+    for value in values:
+        if isinstance(value, str) and value:
+            stamp = parse(value, slow=False)
+            if stamp is not None and stamp.has_time:
+                out.append(stamp)
+    return out
+
+
+def _same_instant(a: Stamp, b: Stamp) -> bool:
+    """Both times within a minute: as instants when both carry an offset, else as written."""
+    x, y = a.when, b.when
+    if (x.tzinfo is None) != (y.tzinfo is None):
+        x, y = x.replace(tzinfo=None), y.replace(tzinfo=None)
+    return abs((x - y).total_seconds()) <= 60
 
 
 def _day(stamp: Stamp, zone: Zone) -> date:
@@ -484,14 +539,18 @@ def _offset_values(page: Page, parse: _Parser, everywhere: bool) -> Iterator[Sta
                 yield other
 
 
-def _check_url(stamp: Stamp, source: str, url_day: datetime, zone: Zone) -> tuple[Stamp, str]:
+def _check_url(
+    stamp: Stamp, source: str, url_day: datetime, zone: Zone, shown: Callable[[], set[date]] | None = None
+) -> tuple[Stamp, str]:
     """A date in the URL against ``stamp`` (found by rule ``source``), days compared in the page's zone.
 
     Days that agree keep the time (written in the page's zone when that is what makes them agree). The
     URL's day wins when ``stamp`` is in UTC and a day off (a local time converted to UTC: the URL keeps
     the site's own day), or comes from a rule weaker than the page's structured metadata. Measured on
     htmldate and trafilatura: this fixed 5 pages and broke none; letting the URL overrule every meta
-    date as well broke 3 pages.
+    date as well broke 3 pages. A structured value whose day the page shows under its heading (``shown``,
+    called only then) keeps it: 16:34 UTC on June 30 shown as "June 30" on a Sydney site whose URL says
+    July 1 (fundus).
     """
     when = stamp.when
     local = when.astimezone(zone.tz) if when.tzinfo is not None and zone.tz is not None else when
@@ -500,9 +559,11 @@ def _check_url(stamp: Stamp, source: str, url_day: datetime, zone: Zone) -> tupl
         if local.date() != when.date():
             return Stamp(local, stamp.has_time, "instant"), source
         return stamp, source
-    url_wins = (days == 1 and when.utcoffset() == timedelta(0)) or not source.startswith(
-        ("meta:", "json-ld:", "xpath")
-    )
+    structured = source.startswith(("meta:", "json-ld:", "xpath"))
+    url_wins = (days == 1 and when.utcoffset() == timedelta(0)) or not structured
+    if url_wins and structured and URL_YIELDS_TO_SHOWN_DAY and shown is not None:
+        days_shown = shown()
+        url_wins = local.date() not in days_shown and when.date() not in days_shown
     return (Stamp(url_day, False), "url") if url_wins else (stamp, source)
 
 
