@@ -512,3 +512,86 @@ def test_a_declared_login_is_spelled_as_the_page_shows_it():
     byline = '<span class="post-author">von <a href="/creator/mary-doerr/">Mary Doerr</a></span>'
     html = page(head, top=byline, en=True)
     assert author(html) == ("Mary Doerr", "json-ld:author")
+
+
+# --- names that are not the writer's, and credits of more shapes (issue 12, third pass) -------------
+
+
+def test_zhuanwen_byline():
+    assert author(page(top="撰文：周小平 摄影：陈东")) == ("周小平", "line:writer")
+
+
+def test_von_byline_in_german():
+    assert author(page(top="Von Jana Müller und Paul Weber", en=True)) == (
+        "Jana Müller; Paul Weber",
+        "line:writer",
+    )
+
+
+def test_a_commenter_marked_as_author_is_not_the_byline():
+    comment = (
+        "<ul class='commentlist'><li class='comment depth-1'><div class='comment-body'>"
+        "<span class='author'>gartenfee</span> Schöner Beitrag!</div></li></ul>"
+    )
+    assert author(page(bottom=comment, en=True)) == (None, None)
+
+
+def test_a_picture_licence_author_is_not_the_byline():
+    top = (
+        "<div class='license-info'><span class='author-name'><a href='https://commons.example.org/f.jpg'>"
+        "Nenad Example</a></span></div><span class='author-name'>Mark Roe</span>"
+    )
+    assert author(page(top=top, en=True)) == ("Mark Roe", "byline:class")
+
+
+def test_an_author_link_inside_a_figure_is_a_photographer():
+    caption = "<figcaption><a href='/author/jane-doe/'>Jane Doe</a></figcaption>"
+    top = f"<figure><img src='a.jpg'>{caption}</figure>"
+    assert author(page(top=top, en=True)) == (None, None)
+
+
+def test_an_interview_byline_names_guest_and_interviewer():
+    top = "<p class='author'>Jane Doe im Gespräch mit Karin Roe</p>"
+    r = extract(page(top=top, en=True))
+    assert r.authors == ("Jane Doe", "Karin Roe")
+    assert r.sources["author"] == "byline:class"
+
+
+def test_a_magazine_role_label_is_dropped_from_byline_markup():
+    top = "<div class='article-author'><p>Text und Interview: Harald Example</p></div>"
+    assert author(page(top=top, en=True)) == ("Harald Example", "byline:class")
+
+
+def test_a_label_alone_is_no_name():
+    assert author(page(top="<span class='author'>Quelle</span>", en=True)) == (None, None)
+    assert clean_value("Fotos") is None and clean_value("Interview") is None
+    assert clean_value("Jane Doe") == "Jane Doe"
+
+
+def test_a_reviewer_is_not_the_writer():
+    assert clean_value("Geprüft von Dr. med. Stefan Example") is None
+    assert clean_value("Medically reviewed by Jane Doe, MD") is None
+    assert author(page(top="<a href='/author/x/'>Geprüft von Dr. Jane Doe</a>", en=True)) == (None, None)
+
+
+def test_plugin_meta_keys_name_the_writer():
+    head = '<meta name="shareaholic:article_author_name" content="Jane Doe">'
+    assert author(page(head, en=True)) == ("Jane Doe", "meta:shareaholic:article_author_name")
+    head = '<meta property="article:author_name" content="John Roe">'
+    assert author(page(head, en=True)) == ("John Roe", "meta:article:author_name")
+
+
+def test_the_common_meta_key_beats_a_plugin_key():
+    head = '<meta name="author" content="Jane Doe"><meta property="og:author" content="Someone Else">'
+    assert author(page(head, en=True)) == ("Jane Doe", "meta:author")
+
+
+def test_a_long_line_opened_by_a_writer_label_gives_the_name_before_the_role():
+    last = "Autorin: Jana Example, Projektleiterin der Stiftung in Tunis und Mitglied des Beirats."
+    assert len(last) > 60
+    assert author(page(last=last, en=True)) == ("Jana Example", "line:writer")
+
+
+def test_a_long_line_with_a_label_in_its_middle_is_running_text():
+    last = "Wie die Autorin: Jana Example schreibt, ist der Beirat der Stiftung in Tunis zufrieden damit."
+    assert author(page(last=last, en=True)) == (None, None)

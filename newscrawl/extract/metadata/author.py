@@ -66,6 +66,13 @@ META_AUTHOR_KEYS: tuple[str, ...] = (
     "cxenseparse:author",
     "citation_author",
     "dc.author",
+    # plugins' and CMS keys, after the common ones (a page with both names the writer in the common one)
+    "article:author_name",
+    "og:author",
+    "shareaholic:article_author_name",
+    "dcsext.author",
+    "vr:author",
+    "analyticsattributes.author",
 )
 #: a twitter:labelN naming the writer in its twitter:dataN
 _WRITTEN_BY = lazy_compile(
@@ -164,7 +171,10 @@ _ENUMERATION = lazy_compile(r"^\s*,[^,]{1,40}\s(?:und|and|et|y|e)\s")
 #: a word glued to the next one by inline markup ("TimesNovember"; not "McDonald", "DeVito")
 _GLUED = lazy_compile(r"[a-z]{3}[A-Z]")
 #: a writer credit of a book or collection, not of the article ("Revised Edition Edited by X")
-_EDITED_BY = lazy_compile(r"\b(?:[Ee]dited|[Cc]ompiled|[Hh]erausgegeben)\s+(?:by|von)\b")
+_EDITED_BY = lazy_compile(
+    r"\b(?:[Ee]dited|[Cc]ompiled|[Hh]erausgegeben|[Rr]eviewed|[Ff]act[- ]checked|[Gg]eprüft|[Üü]berprüft)\s+"
+    r"(?:by|von)\b"
+)
 #: a closing "（X）" / "（X 上海报道）" / "（记者 X）" at the end of the last paragraph
 _CLOSING = lazy_compile(
     rf"[（(]\s*([{_CJK}·]{{2,4}}(?:[\s、]+[{_CJK}·]{{2,4}})*)\s*(?:[{_CJK}]{{2,6}}报道)?\s*[）)]\s*$"
@@ -198,7 +208,9 @@ _FURNITURE = lazy_compile(
 )
 #: values that are placeholders or account handles rather than names
 _PLACEHOLDER = lazy_compile(
-    r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author)$|^@", re.I
+    r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author|autor|autorin|quelle|source|"
+    r"text|texte|interview|foto|fotos|photo|photos)$|^@",
+    re.I,
 )
 #: an account handle after the name ("Jane Doe @janedoe")
 _TRAILING_HANDLE = lazy_compile(r"\s+@\w+$")
@@ -218,7 +230,9 @@ _VALUE_END = lazy_compile(
 )
 _NAME_SPLIT = lazy_compile(r"[\s\u3000、,，;；/／_（）()【】\[\]]+|\band\b|&|和|及")
 #: separators between the names of a list: punctuation, "&", and "and" in the languages of the datasets
-_LIST_SEP = lazy_compile(r"\s*[;；、,，&]\s*|\s+(?:and|und|y|et|e|og|och|en|i|und|AND|UND)\s+")
+_LIST_SEP = lazy_compile(
+    r"\s*[;；、,，&]\s*|\s+(?:and|und|y|et|e|og|och|en|i|und|AND|UND|im Gespräch mit|in conversation with)\s+"
+)
 #: a Chinese news outlet or wire service: a declared "author" like this is the page's source, not a writer
 #: a newsroom's code for a writer after the name: "Elena Oberholzer (obe)"; Korean "기자" (reporter)
 _STAFF_CODE = lazy_compile(r"\s*\([a-z]{2,5}\.?\)?$|\s+기자$")
@@ -240,8 +254,11 @@ _LATIN_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{0,3}}"
 #: one or more Latin-script names: "Jane Doe", "Jane Doe and John Roe", "A. Mayer, B. Roe & C. Poe"
 _LATIN_FULL_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{1,3}}"
 #: (after a comma only a name of two or more words follows: "Jane Doe, Reuters" is one name and an outlet)
+#: an interview's byline names the guest and the interviewer: "Jane Doe im Gespräch mit John Roe"
+_IN_CONVERSATION = r"(?:im Gespräch mit|in conversation with)"
 _LATIN_NAMES = lazy_compile(
-    rf"{_LATIN_NAME}(?:\s*,\s*{_LATIN_FULL_NAME}|\s+(?:and|und|&|y|et|e)\s+{_LATIN_NAME}){{0,5}}"
+    rf"{_LATIN_NAME}(?:\s*,\s*{_LATIN_FULL_NAME}|\s+(?:and|und|&|y|et|e)\s+{_LATIN_NAME}|"
+    rf"\s+{_IN_CONVERSATION}\s+{_LATIN_FULL_NAME}){{0,5}}"
 )
 #: a writer's full name in brackets closing the text, German and Austrian papers' habit: "… (Jane Doe) +++"
 _LATIN_CLOSING = lazy_compile(rf"\(\s*({_LATIN_FULL_NAME})\s*\)[\s+*.]*$")
@@ -389,11 +406,17 @@ def _element_text(el: Element) -> str:
 
 #: a label opening a byline element without a colon ("Author Jane Doe", "Autorin Jane Doe")
 _BYLINE_LABEL = lazy_compile(r"^\s*(?:Author|Autor(?:in)?|Auteur|Autore|Written by|Verfasst von)\s+(?=\S)")
+#: the roles a magazine's credit line names before the writer ("Text und Interview: Jane Doe", "Text: X")
+_ROLE_LABEL = lazy_compile(
+    r"^\s*(?:Text|Texte|Interview|Words|Story)(?:\s*(?:und|and|&|/|,)\s*(?:Text|Interview|Fotos?|Bilder|"
+    r"Photos?|Recherche))*\s*:\s*(?=\S)"
+)
 
 
 def _byline_value(text: str) -> str | None:
     """The name in a byline element's text ("Posted on May 2 by Jane Doe" -> "Jane Doe")."""
     text = _BYLINE_LABEL.sub("", _WRITER.sub("", text, count=1), count=1)
+    text = _ROLE_LABEL.sub("", text, count=1)
     matches = list(_BY_WORD.finditer(text))
     if matches:
         text = text[matches[-1].end() :]
@@ -419,13 +442,15 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
         if get("itemprop") in ("author", "creator"):
             inner = _ITEMPROP_NAME(el)
             value = clean_value(_element_text(inner[0]) if inner else _element_text(el))
-            if value:
+            if value and not _in_aside(el):
                 return Found(value, "byline:itemprop")
         if tags[i] == "a":
             if rel is None and "author" in (get("rel") or "").split():
                 rel = _byline_value(_element_text(el))
+                rel = None if rel and _in_aside(el) else rel
             if linked is None and _AUTHOR_HREF.search(get("href") or ""):
                 linked = clean_value(_element_text(el))
+                linked = None if linked and _in_aside(el) else linked
         if marked is None:
             cls, ident = classes[i], ids[i]
             if cls is None and ident is None:
@@ -437,11 +462,34 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
             if _BYLINE_CLASS.search(marks) and not _NOT_BYLINE_CLASS.search(marks):
                 text = _element_text(el)
                 marked = _byline_value(text) if len(text) <= MAX_BYLINE_LINE else None
+                marked = None if marked and _in_aside(el) else marked
     if rel:
         return Found(rel, "byline:rel")
     if marked:
         return Found(marked, "byline:class")
     return Found(linked, "byline:link") if linked else NOT_FOUND
+
+
+#: containers whose names are not the article's writer: a comment's author, a picture's licence or caption
+_ASIDE_CLASS = lazy_compile(
+    r"(?:^|[\s_-])(?:comments?|commentlist|licen[cs]e|caption|copyright)(?:$|[\s_-])", re.I
+)
+#: ancestors of byline markup looked at for such a container (a comment's author sits 2-3 levels in)
+ASIDE_DEPTH = 4
+
+
+def _in_aside(el: Element) -> bool:
+    """True when ``el`` sits in a comment, a figure or a picture's licence or caption box (within
+    ``ASIDE_DEPTH`` ancestors): the name there is a commenter's or a photographer's."""
+    for k, anc in enumerate(el.iterancestors()):
+        if k >= ASIDE_DEPTH:
+            break
+        if anc.tag in ("figure", "figcaption"):
+            return True
+        cls, ident = anc.get("class"), anc.get("id")
+        if (cls or ident) and _ASIDE_CLASS.search(f"{cls or ''} {ident or ''}"):
+            return True
+    return False
 
 
 def near_indexes(page: Page, body: BodyResult) -> list[int]:
@@ -581,9 +629,16 @@ def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list
     return lines, above, closing
 
 
+#: a Latin-script writer's label opening a line: the line is a byline even when a role runs on after the
+#: name ("Autorin: Jane Doe, Projektleiterin der Stiftung in Tunis.")
+_LABEL_OPENING = lazy_compile(r"^\W{0,3}(?:Autor(?:in|en)?|Author|Written by)\s*:\s*(?=\S)")
+
+
 def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterator[str]:
     short = len(line) <= MAX_BYLINE_LINE
     pieces: Iterable[str] = (line,) if short else (m.group(1) for m in _BRACKETED.finditer(line))
+    if not short and people and len(line) <= 2 * MAX_BYLINE_LINE and _LABEL_OPENING.match(line):
+        pieces = (line.split(",", 1)[0],)  # the name, without the role after its comma
     for piece in pieces:
         for m in pattern.finditer(piece):
             run = piece[m.end() :]
