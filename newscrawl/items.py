@@ -45,7 +45,7 @@ class NewsItem(scrapy.Item):
     tags = scrapy.Field()  # list of keywords
     section = scrapy.Field()  # breadcrumbs / article:section
     text = scrapy.Field()  # one paragraph per line
-    page_kind = scrapy.Field()  # article | list
+    page_kind = scrapy.Field()  # article | list (empty and error pages are dropped)
     page_class = scrapy.Field()  # short | long
     algorithm = scrapy.Field()  # the extractor that produced text
     pages = scrapy.Field()  # how many pages the article was split over (1 for most)

@@ -512,7 +512,7 @@ def problems(r: object) -> list[str]:
     ]
     if not (isinstance(r.algorithm, str) and isinstance(r.reason, str)):
         found.append("algorithm or reason is not a str")
-    if r.page_class not in ("short", "long") or r.page_kind not in ("article", "list", "empty"):
+    if r.page_class not in ("short", "long") or r.page_kind not in ("article", "list", "empty", "error"):
         found.append(f"page_class {r.page_class!r} or page_kind {r.page_kind!r} unknown")
     if not (isinstance(r.coarse_length, int) and r.coarse_length >= 0):
         found.append(f"coarse_length {r.coarse_length!r}")

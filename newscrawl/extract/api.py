@@ -31,6 +31,7 @@ from newscrawl.extract.document import (
     parse_markup,
     strip_text_controls,
 )
+from newscrawl.extract.errorpage import detect_error_page
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.limits import (
     DEFAULT_LIMITS,
@@ -343,6 +344,14 @@ def _run(
     metadata = find_metadata(page, body, reference_time=reference_time, timezone=timezone, overrides=given)
     budget.check("metadata")
     paragraphs = tuple(given["body"].split("\n")) if "body" in given else body.paragraphs
+    final_kind: PageKind = kind
+    if kind == "article":  # also when the caller gave it: a removed article still sits at its article URL
+        error_page = detect_error_page(page.meta.title, page.body, "\n".join(paragraphs))
+        if error_page is not None:
+            final_kind = "error"
+            why = f"error page ({error_page['error_page']}): {error_page['signal']} {error_page['phrase']!r}"
+            kind_figures = {**kind_figures, **error_page, "reason": why}
+        budget.check("error page")
     figures: dict[str, Any] = dict(body.figures)
     if metadata.failures:
         figures["metadata_failures"] = dict(metadata.failures)
@@ -370,7 +379,7 @@ def _run(
         **fields,
         algorithm=produced_by,
         page_class=page_class,  # type: ignore[arg-type]
-        page_kind=kind,
+        page_kind=final_kind,
         url=page.url,
         encoding=prepared.encoding,
         coarse_length=coarse_length,

@@ -33,7 +33,7 @@ from newscrawl.extract.document import collapse, text_len
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 
-PageKindName = Literal["article", "list", "empty"]
+PageKindName = Literal["article", "list", "empty", "error"]
 
 #: a child with at least this many non-link characters is a paragraph of running text
 PARAGRAPH_MIN_CHARS = 20

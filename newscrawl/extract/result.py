@@ -15,8 +15,9 @@ from newscrawl.extract.document import Element
 
 PageClass = Literal["short", "long"]
 #: "empty": the body holds no text at all (a bot-check page, a JavaScript app shell): neither an article
-#: to keep nor a list to follow
-PageKind = Literal["article", "list", "empty"]
+#: to keep nor a list to follow; "error": a page not found, an article removed, a login wall or a bot check
+#: served as a page (``errorpage.py``): nothing a reader should get as an article
+PageKind = Literal["article", "list", "empty", "error"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

@@ -1,5 +1,6 @@
 """Stage 2: title, report time, people and the other metadata, normalisation, content hash; pages without
-text are dropped.
+text and error pages (page kind ``error``: a page not found, a removed article, a login wall or a bot check
+served with status 200) are dropped.
 
 The record's key, ``canonical_url``, is the page's canonical link when it names a page of the crawl's
 allowed domains (:func:`newscrawl.extract.urls.canonical_url`), else the page's URL, normalised.
@@ -106,6 +107,9 @@ class RecordPipeline:
         url = item["url"]
         if extraction.error:
             raise self._drop("extract_error", f"extraction failed on {url}: {extraction.error}")
+        if extraction.page_kind == "error":  # a page not found, a removed article, a login wall, a bot check
+            why = (extraction.figures.get("page_kind") or {}).get("reason", "error page")
+            raise self._drop("error_page", f"not an article on {url}: {why}")
         fingerprint = item.get("fingerprint")
         if isinstance(fingerprint, Fingerprint) and not more_texts:
             text, digest = fingerprint.text, fingerprint.content_hash  # the worker cleaned and hashed it

@@ -465,7 +465,8 @@ class NewsSpider(scrapy.Spider):
         fingerprint: Fingerprint | None = None,
     ) -> Iterator[Any]:
         """A page the classifier judged: a list has its entries followed, anything else is an article (a page
-        whose body holds no text, kind ``empty``, is counted apart and dropped as ``no_text`` by stage 2)."""
+        whose body holds no text, kind ``empty``, is counted apart and dropped as ``no_text`` by stage 2; an
+        error page served as a page, kind ``error``, is counted apart and dropped as ``error_page``)."""
         if extraction is not None and extraction.page_kind == "list":
             self._inc("newscrawl/pages/list")
             self._inc("newscrawl/pages/classified_list")
@@ -474,6 +475,9 @@ class NewsSpider(scrapy.Spider):
             )
         elif extraction is not None and extraction.page_kind == "empty":
             self._inc("newscrawl/pages/classified_empty")
+            yield from self._article(response, extraction, fingerprint=fingerprint)
+        elif extraction is not None and extraction.page_kind == "error":
+            self._inc("newscrawl/pages/classified_error")
             yield from self._article(response, extraction, fingerprint=fingerprint)
         else:
             self._inc("newscrawl/pages/article")

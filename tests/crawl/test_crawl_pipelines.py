@@ -111,6 +111,32 @@ def test_page_without_text_is_dropped_and_counted(run):
         run("<html><head><title>只有标题</title></head><body></body></html>")
 
 
+def test_an_error_page_at_an_article_url_is_dropped_and_counted(run):
+    # a removed article answered with status 200 and the site's template, at its article URL
+    body = (
+        "<html><head><title>页面不存在_示例新闻网</title></head><body><div class='nav'><a href='/'>首页</a>"
+        "</div><div class='box'><p>抱歉，您访问的页面不存在或已被删除！</p><a href='/'>返回首页</a></div>"
+        "</body></html>"
+    )
+    with pytest.raises(DropItem, match="not an article") as caught:
+        run(body)
+    assert "error page (not_found)" in str(caught.value)
+
+
+def test_error_page_drop_counter(make_spider):
+    spider = make_spider()
+    crawler = spider.crawler
+    crawler.stats.open_spider()
+    body = "<html><head><title>Just a moment...</title></head><body><p>Please enable JavaScript to continue."
+    item = spider._item(response(URL, body))
+    with pytest.raises(DropItem):
+        build_from_crawler(RecordPipeline, crawler).process_item(
+            build_from_crawler(ExtractionPipeline, crawler).process_item(item)
+        )
+    assert crawler.stats.get_value("newscrawl/dropped/error_page") == 1
+    assert crawler.stats.get_value("newscrawl/dropped/no_text") is None
+
+
 def test_drop_counter(make_spider):
     spider = make_spider()
     crawler = spider.crawler

@@ -133,6 +133,26 @@ def test_an_unmatched_page_without_text_is_counted_empty_and_its_item_dropped_as
     assert stats.get_value("newscrawl/dropped/no_text") == 1
 
 
+def test_an_unmatched_error_page_is_counted_as_such_and_its_item_dropped(make_spider):
+    from scrapy.exceptions import DropItem
+    from scrapy.utils.misc import build_from_crawler
+
+    from newscrawl.pipelines.record import RecordPipeline
+
+    spider = make_spider()
+    spider.crawler.stats.open_spider()
+    page = "<html><head><title>404 Not Found</title></head><body><p>The page you requested was not found.</p>"
+    out = spider.parse(response("https://news.example.cn/gone.html", page), kind="auto")
+    (item,) = [o for o in out if isinstance(o, NewsItem)]
+    assert item["extraction"].page_kind == "error"
+    stats = spider.crawler.stats
+    assert stats.get_value("newscrawl/pages/classified_error") == 1
+    assert stats.get_value("newscrawl/pages/classified_article") is None
+    with pytest.raises(DropItem, match="not an article"):
+        build_from_crawler(RecordPipeline, spider.crawler).process_item(item)
+    assert stats.get_value("newscrawl/dropped/error_page") == 1
+
+
 def test_sitemap_entries_are_followed_with_their_kind(make_spider):
     body = (
         '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
