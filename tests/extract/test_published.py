@@ -397,6 +397,19 @@ def test_url_day_does_not_overrule_a_utc_meta_time_whose_day_the_page_shows():
     assert got == ("2026-06-30T16:34:54+00:00", "meta:article:published_time")
 
 
+def test_url_day_over_a_year_before_the_metadata_wins_on_a_re_dated_page():
+    html = page('<meta name="datepublished" content="2019-06-17T18:28:00+0200">')
+    url = "https://example.com/home/2017/7/12/story"
+    assert published(html, url=url, timezone="Europe/Berlin") == ("2017-07-12", "url")
+
+
+def test_url_day_a_week_before_the_metadata_does_not_win():
+    # a URL may carry the draft's day: the publish value a week later stands
+    html = page('<meta property="article:published_time" content="2022-05-08T06:00:00-05:00">')
+    url = "https://example.com/sociedad/2022/05/02/story/"
+    assert published(html, url=url)[0] == "2022-05-08T06:00:00-05:00"
+
+
 def test_url_day_overrules_a_date_found_in_the_text():
     url = "https://example.com/2019/10/22/story/"
     assert published(page(top="2009-04-11"), url=url) == ("2019-10-22", "url")

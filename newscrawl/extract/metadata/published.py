@@ -34,8 +34,9 @@ precise structured publish value (or a generic date meta such as ``dcterms.date`
 page's modification time) contradicts on the day gives way to that one when the page shows its day, and
 not the first one's, under the heading or at the start of the text (``_settle``); a date alone takes the
 time of day the page shows there for the same day (``_with_shown_time``). Then a date in the URL
-overrules a different day found by a rule weaker than the structured metadata, or a UTC time one day
-off unless the page shows that time's day under its heading; days are compared in the page's zone, and
+overrules a different day found by a rule weaker than the structured metadata, a UTC time one day
+off unless the page shows that time's day under its heading, or a structured value over a year later (a
+re-dated page); days are compared in the page's zone, and
 a time whose day agrees is kept (``_check_url``).
 
 Output (``render``): ISO 8601 at the precision the page gives. A date alone stays a date (``2024-09-03``);
@@ -120,6 +121,11 @@ SETTLE_WITH_WEAK_METAS = True
 #: whether a date in the URL leaves alone a structured value whose day the page shows under its heading
 #: (:func:`_check_url`; a switch)
 URL_YIELDS_TO_SHOWN_DAY = True
+#: days by which a date in the URL may precede the structured publish value before the URL's day wins: a
+#: page re-dated by a republish or a CMS move keeps its URL (befifty.de: URL 2017-07-12, every publish
+#: value 2019-06-17). URLs can run days early (a draft's day: larepublica.pe's is 6 days before its
+#: JSON-LD, which is right), so only a gap of over a year counts. None: never.
+URL_REDATED_DAYS: int | None = 365
 #: whether a date alone takes the time of day the page shows for it (:func:`_with_shown_time`; a switch)
 SHOWN_TIME = True
 #: characters between a teaser's headline and its date (whitespace and a short kicker)
@@ -548,7 +554,8 @@ def _check_url(
     URL's day wins when ``stamp`` is in UTC and a day off (a local time converted to UTC: the URL keeps
     the site's own day), or comes from a rule weaker than the page's structured metadata. Measured on
     htmldate and trafilatura: this fixed 5 pages and broke none; letting the URL overrule every meta
-    date as well broke 3 pages. A structured value whose day the page shows under its heading (``shown``,
+    date as well broke 3 pages. A URL's day over ``URL_REDATED_DAYS`` before a structured value wins over
+    it: the page was re-dated. A structured value whose day the page shows under its heading (``shown``,
     called only then) keeps it: 16:34 UTC on June 30 shown as "June 30" on a Sydney site whose URL says
     July 1 (fundus).
     """
@@ -561,6 +568,9 @@ def _check_url(
         return stamp, source
     structured = source.startswith(("meta:", "json-ld:", "xpath"))
     url_wins = (days == 1 and when.utcoffset() == timedelta(0)) or not structured
+    redated = URL_REDATED_DAYS is not None and (local.date() - url_day.date()).days > URL_REDATED_DAYS
+    if redated and source.startswith(("meta:", "json-ld:")):  # a site's own XPath is not second-guessed
+        return Stamp(url_day, False), "url"
     if url_wins and structured and URL_YIELDS_TO_SHOWN_DAY and shown is not None:
         days_shown = shown()
         url_wins = local.date() not in days_shown and when.date() not in days_shown
