@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from newscrawl.bench.reextract import differences, parse_settings, reextract_settings
+from newscrawl.bench.reextract import bench_env, differences, parse_settings, reextract_settings
 
 ARTICLES = 30
 
@@ -50,6 +50,14 @@ def test_reextract_extracts_in_one_worker_as_extract_does_unless_told_otherwise(
     assert told == {"NEWSCRAWL_EXTRACT_WORKERS": "2", "NEWSCRAWL_DEDUP": "False"}
 
 
+def test_commands_run_with_a_bytecode_cache_in_the_work_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    env = bench_env(tmp_path)
+    assert "PYTHONDONTWRITEBYTECODE" not in env and env["PYTHONPYCACHEPREFIX"] == str(tmp_path / "pycache")
+
+
 def test_bench_archives_a_portal_times_both_commands_and_checks_the_records(tmp_path: Path) -> None:
     args = [sys.executable, "-m", "newscrawl.bench.reextract", "--pages", str(ARTICLES), "--repeat", "1",
             "--keep", str(tmp_path / "work")]
@@ -64,6 +72,8 @@ def test_bench_archives_a_portal_times_both_commands_and_checks_the_records(tmp_
     assert len(lines) == ARTICLES + 2
     stats = json.loads((tmp_path / "work" / "reextract-0.stats.json").read_text(encoding="utf-8"))["stats"]
     assert stats["newscrawl/workers/started"] == 1  # one extraction process, as extract has
+    # newscrawl was compiled into the work folder's bytecode cache before the timed runs
+    assert list((tmp_path / "work" / "pycache").rglob("newscrawl/crawl/replay.*.pyc"))
 
 
 def test_bench_archives_real_pages_given_by_folder(tmp_path: Path) -> None:
