@@ -146,15 +146,18 @@ def _pages(paths: Sequence[str], url: str | None) -> Any:
     """
     for path in paths:
         if path.endswith((".warc", ".warc.gz")):
-            from newscrawl.storage.warc import archived_responses
+            from newscrawl.storage.warc import DamagedRecord, archived_responses
 
+            damaged: list[DamagedRecord] = []
             try:
-                for n, archived in enumerate(archived_responses([path])):
+                for n, archived in enumerate(archived_responses([path], damaged)):
                     if archived.status == 200 and archived.is_html():
                         page = archived.decoded_body()
                         yield f"{path}#{n}", page, archived.url, archived.charset(), archived.date
             except ValueError as e:
                 yield path, None, str(e), None, None
+            for error in damaged:  # each lost record named; the file's other records were extracted
+                yield path, None, str(error), None, None
             continue
         try:
             yield path, read_page(path), url, None, None

@@ -68,11 +68,13 @@ def run_reextract(args: argparse.Namespace) -> int:
     items = int(stats.get("item_scraped_count", 0))
     dropped = int(stats.get("item_dropped_count", 0))
     missing = int(stats.get("newscrawl/warc/not_archived", 0))
+    damaged = int(stats.get("newscrawl/warc/damaged_records", 0))
     print(
         f"newscrawl reextract: {replayed} archived responses replayed, {items} records written, "
         f"{dropped} dropped, {missing} links to pages not in the archives ignored"
+        + (f", {damaged} damaged records passed over (named in the log)" if damaged else "")
     )
-    return OK if stats.get("finish_reason") == "finished" and replayed else FAILED
+    return OK if stats.get("finish_reason") == "finished" and replayed and not damaged else FAILED
 
 
 SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_reextract]

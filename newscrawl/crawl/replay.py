@@ -60,7 +60,7 @@ from twisted.python.failure import Failure
 
 from newscrawl.crawl.warc import FETCHED_AT_META
 from newscrawl.pipelines.extraction import ExtractionPipeline
-from newscrawl.storage.warc import ArchiveReader
+from newscrawl.storage.warc import ArchiveReader, DamagedRecord
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +69,8 @@ logger = logging.getLogger(__name__)
 REPLAY_ITEMS_IN_FLIGHT = 64
 
 
+#: stats key counting the archive's damaged records (each passed over; the others are replayed)
+DAMAGED_STAT = "newscrawl/warc/damaged_records"
 #: the package of Scrapy's own downloader middlewares, and its modules that hold the ones a replay applies
 SCRAPY_MIDDLEWARES = "scrapy.downloadermiddlewares"
 RESPONSE_MODULES = frozenset({f"{SCRAPY_MIDDLEWARES}.httpcompression", f"{SCRAPY_MIDDLEWARES}.redirect"})
@@ -181,6 +183,9 @@ class ArchiveEngine:
         logger.info("Spider opened (replaying %d archived pages)", len(self.points))
         stats = self.crawler.stats
         stats.open_spider()
+        for path, offset in self.reader.damaged:  # found by the scan: the rest of each file is replayed
+            logger.warning("%s; passed over", DamagedRecord(path, offset))
+            stats.inc_value(DAMAGED_STAT)
         await self.itemproc.open_spider_async()
         await self.signals.send_catch_log_async(signals.spider_opened, spider=self.spider)
 
@@ -270,7 +275,13 @@ class ArchiveEngine:
             self._pending.append(request)
 
     async def _handle(self, request: Request) -> None:
-        response = self._fetch(request)
+        try:
+            response = self._fetch(request)
+        except DamagedRecord as e:  # that page is lost, counted and named; the replay goes on
+            logger.warning("%s", e)
+            self.crawler.stats.inc_value(DAMAGED_STAT)
+            self._call_errback(request, Failure(IgnoreRequest(str(e))))
+            return
         if response is None:
             self._call_errback(request, Failure(IgnoreRequest(f"not in the archive: {request.url}")))
             return

@@ -41,7 +41,7 @@ from warcio.statusandheaders import StatusAndHeaders
 
 from newscrawl import __version__
 from newscrawl.crawl.config import ConfigError
-from newscrawl.storage.warc import ArchiveEntry, RotatingWarcWriter, read, scan
+from newscrawl.storage.warc import ArchiveEntry, DamagedRecord, RotatingWarcWriter, read, scan
 
 logger = logging.getLogger(__name__)
 
@@ -248,7 +248,13 @@ class WarcReplayMiddleware:
             if self.stats is not None:
                 self.stats.inc_value("newscrawl/warc/not_archived")
             raise IgnoreRequest(f"not in the archive: {request.url}")
-        archived = read(entry)
+        try:
+            archived = read(entry)
+        except DamagedRecord as e:  # that page is lost, counted and named; the crawl goes on
+            logger.warning("%s", e)
+            if self.stats is not None:
+                self.stats.inc_value("newscrawl/warc/damaged_records")
+            raise IgnoreRequest(str(e)) from e
         headers = Headers(archived.headers)
         cls = responsetypes.from_args(headers=headers, url=archived.url, body=archived.body)
         if self.stats is not None:

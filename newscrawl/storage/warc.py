@@ -136,6 +136,16 @@ class _NotPerRecord(Exception):
     """The file is not gzipped record by record as WARC writers do (warcio reads it instead)."""
 
 
+class DamagedRecord(ValueError):
+    """A record of a file gzipped record by record whose bytes do not inflate (a bad disk block, a copy
+    cut or altered): that record is lost, the others of the file are read."""
+
+    def __init__(self, path: str, offset: int, url: str | None = None) -> None:
+        what = f"the record of {url}" if url else "a record"
+        super().__init__(f"{path}: {what} at byte {offset} is damaged (its gzip member does not inflate)")
+        self.path, self.offset, self.url = path, offset, url
+
+
 def _gzip_members(
     stream: IO[bytes], start: int = 0, limit: int | None = None
 ) -> Iterator[tuple[int, bytes, int]]:
@@ -269,19 +279,34 @@ def scan(path: str | Path) -> list[ArchiveEntry]:
         st = p.stat()
     except OSError as e:
         raise ValueError(f"{path}: cannot read: {e.strerror or e}") from e
-    return list(_scan_cached(str(p), st.st_size, st.st_mtime_ns))
+    return list(_scan_cached(str(p), st.st_size, st.st_mtime_ns)[0])
+
+
+def damaged_records(path: str | Path) -> list[int]:
+    """The offsets of the damaged records (:class:`DamagedRecord`) :func:`scan` passed over in one file."""
+    p = Path(path).resolve()
+    try:
+        st = p.stat()
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read: {e.strerror or e}") from e
+    return list(_scan_cached(str(p), st.st_size, st.st_mtime_ns)[1])
 
 
 @lru_cache(maxsize=64)
-def _scan_cached(path: str, size: int, mtime_ns: int) -> tuple[ArchiveEntry, ...]:
-    return tuple(_scan(path))
+def _scan_cached(path: str, size: int, mtime_ns: int) -> tuple[tuple[ArchiveEntry, ...], tuple[int, ...]]:
+    damaged: list[int] = []
+    return tuple(_scan(path, damaged)), tuple(damaged)
 
 
-def _scan(path: str | Path) -> Iterator[ArchiveEntry]:
+def _scan(path: str | Path, damaged: list[int] | None = None) -> Iterator[ArchiveEntry]:
+    found: list[int] = []
     try:
         with open(path, "rb") as stream:
             if stream.read(2) == _GZIP:
-                return iter(list(_scan_members(str(path), stream)))
+                entries = list(_scan_members(str(path), stream, found))
+                if damaged is not None:
+                    damaged.extend(found)
+                return iter(entries)
     except (_NotPerRecord, zlib.error):
         pass  # warcio reads it, or says why it is not a WARC file
     except OSError as e:
@@ -309,7 +334,17 @@ def _skim_members(stream: IO[bytes]) -> Iterator[tuple[int, bytes, bool]]:
         if buf[rel : rel + 2] != _GZIP:
             raise _NotPerRecord(f"no gzip member at byte {offset}")
         inflater = zlib.decompressobj(31)
-        head = inflater.decompress(memoryview(buf)[rel:], _HEAD)
+        try:
+            head = inflater.decompress(memoryview(buf)[rel:], _HEAD)
+        except zlib.error:
+            head = None
+        if head is None:
+            yield offset, None, False  # damaged: the scan goes on at the next member that reads
+            found = _next_member(stream, offset + 1)
+            if found is None:
+                return
+            base, buf, offset = found, b"", found
+            continue
         if inflater.eof:  # a small record, inflated whole already
             yield offset, head, True
             offset = base + len(buf) - len(inflater.unused_data)
@@ -332,10 +367,38 @@ def _skim_members(stream: IO[bytes]) -> Iterator[tuple[int, bytes, bool]]:
             yield offset, head, False
             offset = skip_to
             continue
-        for _, data, after in _gzip_members(stream, offset, limit=1):
-            yield offset, data, True
-            offset = after
+        try:
+            for _, data, after in _gzip_members(stream, offset, limit=1):
+                yield offset, data, True
+                offset = after
+        except zlib.error:
+            yield offset, None, False
+            found = _next_member(stream, offset + 1)
+            if found is None:
+                return
+            offset = found
         base, buf = offset, b""
+
+
+def _next_member(stream: IO[bytes], start: int) -> int | None:
+    """The offset of the first gzip member at or after ``start`` whose first bytes inflate to a WARC
+    record's start (after a damaged one); None when there is none."""
+    pos = start
+    while True:
+        stream.seek(pos)
+        chunk = stream.read(_CHUNK)
+        if len(chunk) < 3:
+            return None
+        found = chunk.find(_GZIP + b"\x08")
+        while found >= 0:
+            try:
+                head = zlib.decompressobj(31).decompress(chunk[found:], 5)
+            except zlib.error:
+                head = b""
+            if head == b"WARC/":
+                return pos + found
+            found = chunk.find(_GZIP + b"\x08", found + 1)
+        pos += len(chunk) - 2  # a header cut by the chunk's end is found by the next read
 
 
 def _member_end(stream: IO[bytes], start: int, size: int) -> int | None:
@@ -365,10 +428,14 @@ def _member_end(stream: IO[bytes], start: int, size: int) -> int | None:
     return None
 
 
-def _scan_members(path: str, stream: IO[bytes]) -> Iterator[ArchiveEntry]:
-    """:func:`_scan` of a file gzipped record by record, without warcio (several times faster)."""
+def _scan_members(path: str, stream: IO[bytes], damaged: list[int]) -> Iterator[ArchiveEntry]:
+    """:func:`_scan` of a file gzipped record by record, without warcio (several times faster); the
+    offsets of damaged records (:class:`DamagedRecord`) are added to ``damaged``."""
     entries: dict[str, ArchiveEntry] = {}
     for offset, data, whole in _skim_members(stream):
+        if data is None:
+            damaged.append(offset)
+            continue
         headers, block = _split_record(data) if whole else _split_head(data)
         rtype = headers.get("warc-type")
         if rtype == "response" and block.startswith(b"HTTP/"):
@@ -432,6 +499,7 @@ def read(entry: ArchiveEntry) -> ArchivedResponse:
 
 
 def _read_at(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
+    """The response record at ``entry``; :class:`DamagedRecord` when its bytes do not inflate."""
     try:
         for _, data, _ in _gzip_members(stream, entry.offset, limit=1):
             http = _split_http(_split_record(data)[1])
@@ -440,9 +508,14 @@ def _read_at(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
                 return ArchivedResponse(
                     entry.url, status, headers, body, entry.kind, entry.spider, warc_date(entry.date)
                 )
-    except (_NotPerRecord, zlib.error):
+    except zlib.error as e:
+        raise DamagedRecord(entry.path, entry.offset, entry.url) from e
+    except _NotPerRecord:
         pass
-    return _read_warcio(stream, entry)
+    try:
+        return _read_warcio(stream, entry)
+    except (zlib.error, EOFError, AssertionError, ValueError) as e:
+        raise DamagedRecord(entry.path, entry.offset, entry.url) from e
 
 
 def _read_warcio(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
@@ -469,9 +542,12 @@ class ArchiveReader:
 
     def __init__(self, paths: Iterable[str | Path]) -> None:
         self.index: dict[str, ArchiveEntry] = {}
+        #: the damaged records the scan passed over: (file, offset)
+        self.damaged: list[tuple[str, int]] = []
         for path in paths:
             for entry in scan(path):
                 self.index.setdefault(entry.url, entry)
+            self.damaged += [(str(path), offset) for offset in damaged_records(path)]
         self._files: dict[str, IO[bytes]] = {}
 
     def start_points(self) -> list[tuple[str, str]]:
@@ -484,6 +560,8 @@ class ArchiveReader:
         return sorted({e.spider for e in self.index.values() if e.spider})
 
     def get(self, url: str) -> ArchivedResponse | None:
+        """The response archived for ``url`` (None if none is); :class:`DamagedRecord` when its record
+        cannot be read."""
         entry = self.index.get(url)
         if entry is None:
             return None
@@ -504,10 +582,25 @@ class ArchiveReader:
         self.close()
 
 
-def archived_responses(paths: Iterable[str | Path]) -> Iterator[ArchivedResponse]:
-    """Every response record of the WARC files, in order; a file that is not a WARC raises ValueError."""
+def archived_responses(
+    paths: Iterable[str | Path], damaged: list[DamagedRecord] | None = None
+) -> Iterator[ArchivedResponse]:
+    """Every response record of the WARC files, in order; a file that is not a WARC raises ValueError.
+
+    A damaged record (:class:`DamagedRecord`) is passed over and added to ``damaged`` when it is given,
+    else raised (those the scan found first, once the file's readable records are given)."""
     for path in paths:
         for entry in scan(path):
-            yield read(entry)
+            try:
+                yield read(entry)
+            except DamagedRecord as e:
+                if damaged is None:
+                    raise
+                damaged.append(e)
+        for offset in damaged_records(path):
+            error = DamagedRecord(str(path), offset)
+            if damaged is None:
+                raise error
+            damaged.append(error)
 
 

@@ -151,6 +151,31 @@ def test_the_store_gets_the_records_and_the_crawl_history_row(replayed: dict[str
     assert crawls == [("replaysite", 3)]
 
 
+def test_a_damaged_record_costs_its_page_only_and_is_counted_and_named(tmp_path: Path) -> None:
+    (tmp_path / "sites").mkdir()
+    (tmp_path / "sites" / "replaysite.toml").write_text(SITE, encoding="utf-8")
+    (path,) = write_archive(tmp_path)
+    with ArchiveReader([path]) as reader:
+        offset = reader.index[url("two")].offset
+    data = bytearray(path.read_bytes())
+    for n in range(offset + 30, offset + 60):  # the deflate stream of that response's gzip member
+        data[n] ^= 0xFF
+    path.write_bytes(bytes(data))
+    args = [
+        sys.executable, "-m", "newscrawl.cli", "reextract", str(path), "-o", str(tmp_path / "out.jsonl"),
+        "--db", str(tmp_path / "store.sqlite3"), "-s", f"NEWSCRAWL_SITES_DIR={tmp_path / 'sites'}",
+        "-s", f"NEWSCRAWL_STATS_FILE={tmp_path / 'stats.json'}", "-s", "NEWSCRAWL_EXTRACT_WORKERS=1",
+    ]  # fmt: skip
+    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr[-3000:]
+    assert "1 damaged records passed over" in done.stdout
+    assert f"at byte {offset} is damaged" in done.stderr
+    lines = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+    assert {json.loads(line)["url"] for line in lines} == {url("one"), url("three")}
+    stats = json.loads((tmp_path / "stats.json").read_text(encoding="utf-8"))["stats"]
+    assert stats["newscrawl/warc/damaged_records"] == 1
+
+
 def test_the_reader_gives_start_points_in_archive_order_without_later_pages(
     replayed: dict[str, Any],
 ) -> None:

@@ -98,6 +98,22 @@ def test_a_file_that_is_not_a_warc_is_a_config_error(tmp_path: Path) -> None:
         WarcReplayMiddleware.from_crawler(crawler)
 
 
+def test_newscrawl_extract_names_a_damaged_record_and_extracts_the_others(tmp_path: Path) -> None:
+    (path,) = archive(tmp_path, 3).writer.paths  # type: ignore[union-attr]
+    from newscrawl.storage.warc import scan
+
+    offset = scan(path)[1].offset
+    data = bytearray(path.read_bytes())
+    for n in range(offset + 30, offset + 60):
+        data[n] ^= 0xFF
+    path.write_bytes(bytes(data))
+    args = [sys.executable, "-m", "newscrawl.cli", "extract", str(path)]
+    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and f"a record at byte {offset} is damaged" in done.stderr, done.stderr
+    urls = [json.loads(line)["url"] for line in done.stdout.splitlines()]
+    assert urls == ["https://news.example.cn/a/0.html", "https://news.example.cn/a/2.html"]
+
+
 def test_a_gzip_bomb_in_an_archive_is_cut() -> None:
     bomb = gzip.compress(b"<p>" + b"a" * 20_000_000)
     archived = ArchivedResponse("https://x.cn/", 200, [("Content-Encoding", "gzip")], bomb)

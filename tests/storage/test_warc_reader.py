@@ -171,3 +171,48 @@ def test_a_members_end_is_found_only_after_the_inflated_length_it_was_told(tmp_p
         first = next(m for m in warc._gzip_members(stream, entries[2].offset, limit=1))
         assert warc._member_end(stream, entries[2].offset, len(first[1]) + 1) != first[2]
         assert warc._member_end(stream, entries[2].offset, len(first[1])) == first[2]
+
+
+def damage(path: Path, start: int, count: int = 30) -> None:
+    data = bytearray(path.read_bytes())
+    for n in range(start, start + count):
+        data[n] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_a_record_damaged_inside_its_page_is_named_when_read_and_the_others_are_read(tmp_path: Path) -> None:
+    path = big_archive(tmp_path / "big.warc.gz", SIZES)
+    entries = {e.url: e for e in warc.scan(path)}
+    damage(path, entries[URL.format(2)].offset + 50_000)  # deep in a 200 KB page: the scan skips it
+    warc._scan_cached.cache_clear()
+    assert len(warc.scan(path)) == len(SIZES) and warc.damaged_records(path) == []
+    with ArchiveReader([path]) as reader:
+        where = f"{URL.format(2)} at byte {entries[URL.format(2)].offset}"
+        with pytest.raises(warc.DamagedRecord, match=where):
+            reader.get(URL.format(2))
+        assert all(reader.get(URL.format(n)) is not None for n in range(len(SIZES)) if n != 2)
+    damaged: list[warc.DamagedRecord] = []
+    read = [a.url for a in archived_responses([path], damaged)]
+    assert read == [URL.format(n) for n in range(len(SIZES)) if n != 2]
+    assert [e.url for e in damaged] == [URL.format(2)]
+    with pytest.raises(warc.DamagedRecord):
+        list(archived_responses([path]))
+
+
+def test_a_record_damaged_at_its_start_is_passed_over_by_the_scan_and_the_rest_is_found(
+    tmp_path: Path,
+) -> None:
+    path = big_archive(tmp_path / "big.warc.gz", SIZES)
+    entries = {e.url: e for e in warc.scan(path)}
+    lost = entries[URL.format(4)].offset
+    damage(path, lost + 12)  # the start of its deflate stream: the record's WARC headers are lost
+    warc._scan_cached.cache_clear()
+    found = [e.url for e in warc.scan(path)]
+    assert found == [URL.format(n) for n in range(len(SIZES)) if n != 4]
+    assert warc.damaged_records(path) == [lost]
+    with ArchiveReader([path]) as reader:
+        assert reader.damaged == [(str(path), lost)]
+        assert reader.get(URL.format(5)) is not None and len(reader.get(URL.format(5)).body) > 140_000
+    damaged: list[warc.DamagedRecord] = []
+    assert len(list(archived_responses([path], damaged))) == len(SIZES) - 1
+    assert [e.offset for e in damaged] == [lost]
