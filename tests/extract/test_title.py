@@ -495,6 +495,12 @@ def test_a_headline_opening_with_the_hosts_name_is_kept():
     assert title(html, url)[0] == "Exampleshop opens a second store in the old town"
 
 
+def test_a_site_tagline_glued_onto_the_headline_in_the_title_is_cut_off():
+    tagline = "Your guide to local firms"
+    html = page(f"<title>Truck wash on the A31{tagline} | {tagline}</title>", body=BODY_EN)
+    assert title(html)[0] == "Truck wash on the A31"
+
+
 def test_the_declared_spacing_wins_over_a_heading_glued_by_markup():
     html = page(
         '<meta property="og:title" content="Council passes: the school budget is set">',

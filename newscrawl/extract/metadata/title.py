@@ -331,6 +331,8 @@ def clean_title(
         suffix = _SITE_SUFFIX.search(parts[0])
         if suffix and site.is_name(suffix.group(1)):
             parts = [parts[0][: suffix.start()]]  # "見出し：新聞デジタル" -> "見出し"
+    if len(parts) > 1:
+        parts = _unglued(parts)
     keep = [p for p in parts if not site.is_site(p) and not _KEYWORD_LIST.match(p)]
     if len(keep) > 1 and keep[-1] == parts[-1] and site.opens_with_host(keep[-1]):
         keep.pop()  # "Magic Cleaning | sheego ♥ Magazin" on sheego.de: the last part is the site's name
@@ -349,6 +351,23 @@ def clean_title(
             if overlap(best, ref) >= SUPPORT_OVERLAP and len(_compact(best)) * 4 >= len(_compact(ref)):
                 return best
     return max(keep, key=len)
+
+
+def _unglued(parts: list[str]) -> list[str]:
+    """``parts`` without the last part glued onto the end of another part as well: "Headline" and "Site
+    tagline" of "HeadlineSite tagline | Site tagline" (a theme printing the tagline after the post's
+    name). The last part is the site's; the glued copy is dropped from the other part, which stays.
+
+    >>> _unglued(["Truckwash A31Das etwas andere Branchenbuch", "Das etwas andere Branchenbuch"])
+    ['Truckwash A31']
+    """
+    last = parts[-1]
+    if len(_compact(last)) < 2 * MIN_SITE_KEY_CHARS:
+        return parts
+    out = [p[: -len(last)].strip() if p.endswith(last) and p != last else p for p in parts[:-1]]
+    if out == parts[:-1] or not all(out):
+        return parts
+    return out
 
 
 def _whole_parts(heading: str, text: str, parts: list[str]) -> bool:
