@@ -224,6 +224,25 @@ def test_declared_title_gives_the_separator_the_heading_draws_with_markup():
     assert title(html) == ("Flut-Ausschuss: Zwei Rücktritte und viele offene Fragen", "meta:og:title")
 
 
+def test_a_kicker_the_declared_title_sets_off_as_a_part_of_its_own_is_dropped():
+    html = page(
+        '<meta property="og:title" content="Workout of the week | Pyramid sets with paddles">',
+        "<h1><span class='post-title'><small>Workout of the week</small><br>"
+        "Pyramid sets with paddles</span></h1>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Pyramid sets with paddles", "heading:h1")
+
+
+def test_a_kicker_part_set_off_by_a_spaced_dash_is_dropped_too():
+    html = page(
+        '<meta property="og:title" content="Future of work - &quot;We rearrange the deck chairs&quot;">',
+        '<h1><span class="overline">Future of work</span>"We rearrange the deck chairs"</h1>',
+        body=BODY_EN,
+    )
+    assert title(html) == ('"We rearrange the deck chairs"', "heading:h1")
+
+
 def test_declared_title_with_other_punctuation_leaves_the_heading_as_printed():
     html = page(
         '<meta property="og:title" content="Alles hat seine Zeit...">',

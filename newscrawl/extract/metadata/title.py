@@ -25,15 +25,16 @@ Order and cross-check:
    or when it is the <h1> right above the text. A kicker or subtitle in its own child element is dropped
    when the declared title matches the rest better (``refine_heading``); a declared title that is the
    heading with a separator put in ("Kicker: Headline" for ``<h1><span>Kicker</span> Headline</h1>``,
-   :func:`adds_separators`) is given as declared; a kicker in its own element that the declared title
-   does not set off either is dropped (:func:`without_kicker`). The datasets' titles are the
-   visible headline: where og:title and the <h1> differ, the <h1> is right far more often (trafilatura);
-   but a declared title the heading does not back that the page shows as a heading of its own
-   (:func:`shown_title`) beats an <h1> that is a section name ("Cronaca" over the story's <h2>). An <h1>
-   that is the <title>'s trailing part, after a longer headline part, is the site's banner
-   (:func:`is_banner`: "Post title | Blog name"). An <h1> that is a breadcrumb trail ending with the
-   declared headline gives that headline (:func:`last_crumb`); a heading that glues two pieces of markup
-   ("Kicker:Headline") is given with the declared title's spacing (:func:`spaced_apart`).
+   :func:`adds_separators`) is given as declared, unless that separator parts a <title> ("Kicker |
+   Headline", "Kicker - Headline": :func:`separate_kicker` gives the headline alone); a kicker in its
+   own element that the declared title does not set off either is dropped (:func:`without_kicker`).
+   The datasets' titles are the visible headline: where og:title and the <h1> differ, the <h1> is right
+   far more often (trafilatura); but a declared title the heading does not back that the page shows as
+   a heading of its own (:func:`shown_title`) beats an <h1> that is a section name ("Cronaca" over the
+   story's <h2>). An <h1> that is the <title>'s trailing part, after a longer headline part, is the
+   site's banner (:func:`is_banner`: "Post title | Blog name"). An <h1> that is a breadcrumb trail
+   ending with the declared headline gives that headline (:func:`last_crumb`); a heading that glues two
+   pieces of markup ("Kicker:Headline") is given with the declared title's spacing (:func:`spaced_apart`).
 2. the cleaned declared title (so a meta title that is only the site name never wins: it cleans to nothing);
 3. the cleaned <title>;
 4. an unbacked heading;
@@ -771,6 +772,25 @@ def without_kicker(el: Element | None) -> str | None:
     return rest
 
 
+def separate_kicker(el: Element | None, declared: str) -> str | None:
+    """The headline alone, when ``declared`` sets the heading's kicker element off with a separator that
+    parts a <title> ("Kicker | Headline", "Kicker - Headline": :func:`split_title`) rather than with a
+    colon or slash, which join kicker and headline into one headline ("Kicker: Headline"). None otherwise.
+
+    >>> from lxml import html
+    >>> h1 = html.fromstring("<h1><small>Tip</small><br>Pyramid sets for all</h1>")
+    >>> separate_kicker(h1, "Tip | Pyramid sets for all"), separate_kicker(h1, "Tip: Pyramid sets for all")
+    ('Pyramid sets for all', None)
+    """
+    parts = split_title(_strip_piece(declared))
+    if len(parts) < 2:
+        return None
+    rest = without_kicker(el)
+    if not rest or _compact(parts[-1]) != _compact(rest) and name_key(parts[-1]) != name_key(rest):
+        return None
+    return rest
+
+
 def refine_heading(heading: Heading, reference: str | None) -> str:
     """The heading without a kicker or subtitle in its own child element, when the declared title says so.
 
@@ -832,6 +852,9 @@ def find_title(page: Page, body: BodyResult) -> Found:
             if adds_separators(stripped, text):
                 # the heading's words with a separator it draws with markup only
                 # ("<h1><span>Kicker</span> Headline</h1>" declared "Kicker: Headline")
+                kicked = separate_kicker(heading.element, stripped)
+                if kicked:  # declared "Kicker | Headline": the kicker is a part of its own
+                    return Found(kicked, f"heading:{tag}")
                 return Found(_strip_piece(stripped), f"meta:{declared[0]}" if declared else "title-tag")
             cleaned = clean_title(raw, site)
             if cleaned and last_crumb(text, cleaned):
