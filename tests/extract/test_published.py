@@ -217,6 +217,26 @@ def test_a_generic_date_meta_holding_the_modified_time_settles_nothing():
     assert got == ("2020-01-03T09:48:24+00:00", "meta:article:published_time")
 
 
+def test_a_time_gives_way_to_another_publish_time_the_page_shows_that_day():
+    head = (
+        '<meta property="article:published_time" content="2025-01-28T02:39:19+00:00">'
+        '<script type="application/ld+json">'
+        '{"@type":"NewsArticle","datePublished":"2025-01-28T11:30:00+00:00"}</script>'
+    )
+    got = published(page(head, top="January 28, 2025 11:30 am"), timezone="Europe/London")
+    assert got == ("2025-01-28T11:30:00+00:00", "json-ld:datePublished")
+
+
+def test_a_time_stays_when_the_page_shows_a_time_within_the_hour():
+    head = (
+        '<meta property="article:published_time" content="2025-01-28T11:00:00+00:00">'
+        '<script type="application/ld+json">'
+        '{"@type":"NewsArticle","datePublished":"2025-01-28T11:30:00+00:00"}</script>'
+    )
+    got = published(page(head, top="January 28, 2025 11:30 am"), timezone="Europe/London")
+    assert got == ("2025-01-28T11:00:00+00:00", "meta:article:published_time")
+
+
 def test_the_same_instant_with_two_offsets_is_no_disagreement():
     head = (
         '<meta property="article:published_time" content="2023-11-09T06:35:29+00:00">'

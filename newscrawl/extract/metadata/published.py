@@ -115,6 +115,12 @@ SETTLE_BY_SHOWN_DAY = True
 #: before the release the page dates under its heading and in ``dcterms.date``: drk.de on htmldate and
 #: trafilatura)
 SETTLED_SOURCES: tuple[str, ...] = ("meta:", "json-ld:", "time-element")
+#: whether a precise value gives way to another structured publish value whose time of day the page shows
+#: under its heading when it shows none within ``SHOWN_TIME_SLACK`` of its own (inews.co.uk: a meta's
+#: 02:39 entry time against JSON-LD's 11:30, shown as 11:30; a switch)
+SETTLE_BY_SHOWN_TIME = True
+#: how far a shown time may lie from a value's own and still back it (the eval's "within 1 h")
+SHOWN_TIME_SLACK = timedelta(hours=1)
 #: whether the generic date metas (``date``, ``dcterms.date``...; ``WEAK_META_KEYS``) with a time of day
 #: may settle a disagreement too (never one holding the page's modification time; a switch)
 SETTLE_WITH_WEAK_METAS = True
@@ -397,24 +403,49 @@ def _settle(page: Page, body: BodyResult, stamp: Stamp, source: str, ctx: TimeCo
     (drk.de). The generic date metas take part, but not one holding the page's modification time (that
     would give a page's last edit as its publish time: natgeo's ``date`` meta).
     A date alone does not win this way: it is often the last edit's day (Madame Figaro shows its edit
-    day near the title and gives it as ``datepublished``).
+    day near the title and gives it as ``datepublished``). On the same day, a time of day the page shows
+    that matches another precise value (within a minute), while none is within ``SHOWN_TIME_SLACK`` of
+    this one, makes that value win (``SETTLE_BY_SHOWN_TIME``).
     """
     zone = ctx.zone
     values = _structured_values(page, ctx.parse)
     if SETTLE_WITH_WEAK_METAS:
         values += _weak_values(page, ctx.parse)
-    others = [(s, src) for s, src in values if s.has_time and not _agrees(s, stamp, zone)]
-    if others:
+    own = _wall(stamp.when, zone)
+    far = [(s, src) for s, src in values if s.has_time and not _agrees(s, stamp, zone)]
+    later = []  # the same day, hours apart
+    if SETTLE_BY_SHOWN_TIME and stamp.has_time:
+        later = [
+            (s, src) for s, src in values
+            if s.has_time and _agrees(s, stamp, zone) and abs(_wall(s.when, zone) - own) > SHOWN_TIME_SLACK
+        ]  # fmt: skip
+    if far or later:
         modified = _modified_values(page, ctx.parse)
-        others = [(s, src) for s, src in others if not any(_same_instant(s, m) for m in modified)]
-    if not others:
+        far = [(s, src) for s, src in far if not any(_same_instant(s, m) for m in modified)]
+        later = [(s, src) for s, src in later if not any(_same_instant(s, m) for m in modified)]
+    if not far and not later:
         return stamp, source
-    shown = _shown_days(page, body, ctx)
-    if shown and _day(stamp, zone) not in shown:
-        for other, src in others:
+    hits = _shown_hits(page, body, ctx)
+    shown = {hit.when.date() for hit in hits}
+    if far and shown and _day(stamp, zone) not in shown:
+        for other, src in far:
             if _day(other, zone) in shown:
                 return other, src
+    if later:
+        clocks = [_wall(hit.when, zone) for hit in hits if hit.has_time and not hit.relative]
+        if clocks and not any(abs(own - c) <= SHOWN_TIME_SLACK for c in clocks):
+            for other, src in later:
+                wall = _wall(other.when, zone)
+                if any(abs(wall - c) <= timedelta(minutes=1) for c in clocks):
+                    return other, src
     return stamp, source
+
+
+def _wall(when: datetime, zone: Zone) -> datetime:
+    """The wall-clock time of ``when`` in the page's zone (as written when the zone is unknown), naive."""
+    if when.tzinfo is not None and zone.tz is not None:
+        when = when.astimezone(zone.tz)
+    return when.replace(tzinfo=None)
 
 
 def _weak_values(page: Page, parse: _Parser) -> list[tuple[Stamp, str]]:
