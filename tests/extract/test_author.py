@@ -595,3 +595,24 @@ def test_a_long_line_opened_by_a_writer_label_gives_the_name_before_the_role():
 def test_a_long_line_with_a_label_in_its_middle_is_running_text():
     last = "Wie die Autorin: Jana Example schreibt, ist der Beirat der Stiftung in Tunis zufrieden damit."
     assert author(page(last=last, en=True)) == (None, None)
+
+
+def test_a_closing_greeting_names_the_blogger():
+    last = "Bis zum nächsten Mal und viel Spaß beim Nachkochen!</p><p>Euer HansEhrlich"
+    assert author(page(last=last, en=True)) == ("HansEhrlich", "line:sign-off")
+    assert author(page(last="Liebe Grüße, Tine", en=True)) == ("Tine", "line:sign-off")
+    assert author(page(last="Cheers, Sam Roe", en=True)) == ("Sam Roe", "line:sign-off")
+
+
+def test_a_closing_greeting_from_a_team_names_no_one():
+    assert author(page(last="Euer Team", en=True)) == (None, None)
+
+
+def test_a_greeting_inside_the_text_is_no_sign_off():
+    first = "Liebe Grüße, Tine"
+    assert author(page(first=first, en=True)) == (None, None)
+
+
+def test_by_or_von_alone_in_byline_markup_is_no_name():
+    assert author(page(top="<span class='byline'>Von</span>", en=True)) == (None, None)
+    assert author(page(top="<span class='author'>By</span>", en=True)) == (None, None)

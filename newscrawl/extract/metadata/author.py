@@ -16,7 +16,8 @@ around the text.
 5. ``byline:class`` / ``byline:link`` -- an element near the text whose class or id says byline or author,
    a link to an author page ("/author/x/"). After rule 4 because portals' author boxes name the account
    that posted, not the reporter.
-6. ``line:name`` -- a line that is only a name: a Chinese name among the ``ABOVE_NAME_LINES`` lines above
+6. ``line:sign-off`` -- the name after a blog post's closing greeting ("Euer Jan", "Liebe Grüße, Tine").
+   ``line:name`` -- a line that is only a name: a Chinese name among the ``ABOVE_NAME_LINES`` lines above
    the text, or a two-to-three-word Latin name closing the content node.
 
 7. ``line:opening`` / ``line:signature`` -- names alone between headline and text; an official notice's
@@ -186,7 +187,7 @@ _AUTHOR_HREF = lazy_compile(r"/(?:author|autor|authors|autoren|writer)s?/[^/?#]+
 #: capitalised words of page furniture and headings that are never part of a person's name
 NOT_NAME_WORDS = frozenset(
     """zur zum und the of and for with home news more startseite weiter lesen read comments kommentare share
-    teilen back top contact kontakt impressum datenschutz privacy newsletter login menu""".split()
+    teilen back top contact kontakt impressum datenschutz privacy newsletter login menu team""".split()
 )
 _HEADINGS = frozenset(HEADING_TAGS)
 #: words of organisation names: a declared "author" with one is the outlet, held back like the site name
@@ -209,7 +210,7 @@ _FURNITURE = lazy_compile(
 #: values that are placeholders or account handles rather than names
 _PLACEHOLDER = lazy_compile(
     r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author|autor|autorin|quelle|source|"
-    r"text|texte|interview|foto|fotos|photo|photos)$|^@",
+    r"text|texte|interview|foto|fotos|photo|photos|von|by|geschrieben|kommentar)$|^@",
     re.I,
 )
 #: an account handle after the name ("Jane Doe @janedoe")
@@ -841,6 +842,22 @@ def _opening_byline(paragraphs: tuple[str, ...]) -> Found:
     return NOT_FOUND
 
 
+#: a blog post's closing greeting before the writer's name ("Euer Jan", "Liebe Grüße, Tine", "Cheers, Sam")
+_SIGN_OFF = lazy_compile(
+    rf"^(?:Euer|Eure|Eurer|Dein|Deine|(?:Viele|Liebe|Herzliche|Beste)\s+Grüße|Cheers|Yours)[,!]?\s+"
+    rf"({_LATIN_WORD}(?:\s+{_LATIN_WORD})?)[.!]?$"
+)
+
+
+def _sign_off(paragraphs: tuple[str, ...]) -> Found:
+    """The name after a closing greeting in the last paragraph of the text ("Euer HansEhrlich")."""
+    m = _SIGN_OFF.match(paragraphs[-1].strip()) if paragraphs else None
+    value = clean_value(m.group(1)) if m else None
+    if not value or NOT_NAME_WORDS & {w.lower() for w in value.split()}:
+        return NOT_FOUND
+    return Found(value, "line:sign-off")
+
+
 def _signature(paragraphs: tuple[str, ...]) -> Found:
     """The issuing body signing an official notice: the text closes with an organisation's name and then
     a date alone ("吉林省人民政府 / 2022年1月27日"), the 落款 of Chinese government documents."""
@@ -1058,6 +1075,7 @@ def _author_chain(
         _writer_line(lines, body.paragraphs)
         or _writer_line(keyword_lines(text_start_lines(page, body)), ())
         or markup
+        or _sign_off(body.paragraphs)
         or _name_line(above, closing)
         or _opening_byline(body.paragraphs)
         or _signature(body.paragraphs)
