@@ -616,3 +616,24 @@ def test_a_greeting_inside_the_text_is_no_sign_off():
 def test_by_or_von_alone_in_byline_markup_is_no_name():
     assert author(page(top="<span class='byline'>Von</span>", en=True)) == (None, None)
     assert author(page(top="<span class='author'>By</span>", en=True)) == (None, None)
+
+
+def test_a_source_or_photo_credit_in_byline_markup_is_not_the_writer():
+    assert author(page(top="<div class='backlink__author'>Quelle: sid/dpa</div>", en=True)) == (None, None)
+    assert author(page(top="<span class='author'>Foto: Jane Doe</span>", en=True)) == (None, None)
+    assert author(page(top="<span class='author'>Autor: Jane Doe</span>", en=True))[0] == "Jane Doe"
+
+
+def test_a_declared_organisation_loses_its_address():
+    head = '<meta name="author" content="Example Verlag GmbH, Nürnberg, Germany">'
+    r = extract(page(head, en=True))
+    assert (r.authors, r.sources["author"]) == (("Example Verlag GmbH",), "meta:author")
+
+
+def test_a_declared_site_name_loses_its_address():
+    head = (
+        '<meta name="author" content="valleypost.example, Springfield, Germany">'
+        '<meta property="og:site_name" content="valleypost.example">'
+    )
+    r = extract(page(head, en=True))
+    assert r.authors == ("valleypost.example",)

@@ -414,6 +414,10 @@ _ROLE_LABEL = lazy_compile(
 )
 
 
+#: a label opening a byline element that is not a writer's (those are removed before): "Quelle:", "Foto:"
+_OTHER_LABEL = lazy_compile(r"^\s*[^\W\d_]{2,20}\s*:\s*\S")
+
+
 def _byline_value(text: str) -> str | None:
     """The name in a byline element's text ("Posted on May 2 by Jane Doe" -> "Jane Doe")."""
     text = _BYLINE_LABEL.sub("", _WRITER.sub("", text, count=1), count=1)
@@ -421,6 +425,8 @@ def _byline_value(text: str) -> str | None:
     matches = list(_BY_WORD.finditer(text))
     if matches:
         text = text[matches[-1].end() :]
+    elif _OTHER_LABEL.match(text):
+        return None  # "Quelle: dpa", "Foto: X": a source's or a photographer's credit, not the writer's
     value = clean_value(text)
     latin = _LATIN_NAMES.match(value) if value else None
     return latin.group(0).strip(_STRIP) if latin else value
@@ -1027,8 +1033,11 @@ def _author_chain(
     for key, value in _declared(meta):
         if is_outlet(value):
             continue
-        if site.is_site(value) or is_organisation(value):
-            held = held or Found(value, f"meta:{key}")
+        head = value.split(",", 1)[0].strip()
+        if site.is_site(value) or is_organisation(value) or (head != value and site.is_site(head)):
+            # "Example Verlag GmbH, Nürnberg, Germany": the organisation, without its address
+            named = head if is_organisation(head) or site.is_site(head) else value
+            held = held or Found(named, f"meta:{key}")
         elif value not in declared.setdefault(key, []):
             declared[key].append(value)
     # a key naming more writers than any byline does is a reference list ("citation" tags of every paper
