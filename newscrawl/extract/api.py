@@ -351,7 +351,6 @@ def _run(
             final_kind = "error"
             why = f"error page ({error_page['error_page']}): {error_page['signal']} {error_page['phrase']!r}"
             kind_figures = {**kind_figures, **error_page, "reason": why}
-        budget.check("error page")
     figures: dict[str, Any] = dict(body.figures)
     if metadata.failures:
         figures["metadata_failures"] = dict(metadata.failures)
