@@ -637,3 +637,18 @@ def test_a_declared_site_name_loses_its_address():
     )
     r = extract(page(head, en=True))
     assert r.authors == ("valleypost.example",)
+def test_the_byline_prefilter_keeps_every_kind_of_keyword_line_and_drops_the_rest():
+    from newscrawl.extract.metadata.author import keyword_lines
+
+    kept = [
+        "记者 张三", "本报通讯员 李四", "文/王五", "稿源：新华社",
+        "本帖由大卫于2005年发表", "ggjj 發表於 2005-9-15",
+        "Author: Jane Doe", "author Jane Doe", "Autorin Eva Roe", "posted on May 2",
+        "10:30 【王五】", "9:05 [Li]", "By Jane Doe", "  ~ by Jane Doe", "Von Max Muster", "ByJ.R. Doe",
+        "Food | By Jane Doe | May 2",
+    ]
+    dropped = [
+        "The harbour board met on Tuesday.", "Bylaws were changed.", "市政府召开新闻发布会。",
+        "10:30 am", "Nearby",
+    ]
+    assert keyword_lines(kept + dropped) == kept

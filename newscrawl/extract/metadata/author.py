@@ -157,11 +157,36 @@ _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
     lazy_compile(r"(?:^|\s)([^\s:：]{2,20})\s+(?:发表于|發表於|posted\s+(?:on|at))", re.I),
     _TIME_BY,
 )
-#: cheap pre-filter: a line without any of these cannot hold a byline
-_ANY_KEY = lazy_compile(
-    r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／:：]|[Aa]uthor|Autor|来源|來源|稿源|出处|出自|\d:\d\d\s*[\[【]|本[贴帖]由|发表于|發表於|posted|"
-    r"^[\s~\-–—]*(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s|By[A-Z])"
+#: cheap pre-filter (``_any_key``): a line without any of these cannot hold a byline. Four parts, each tested
+#: only where it can be: Latin words (plain substring tests), Chinese keywords (on a line that is not ASCII),
+#: a time before a bracket (on a line with a colon), "by" and its kin opening the line. One alternation of
+#: them all was tried at every character (no literal to look for first), 50 ns a character: 0.15 ms of
+#: scrapinghub's median page, against 0.02 ms now
+_CJK_KEY = lazy_compile(
+    r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／:：]|来源|來源|稿源|出处|出自|本[贴帖]由|发表于|發表於"
 )
+_TIME_BRACKET = lazy_compile(r"\d:\d\d\s*[\[【]")
+_BY_OPENING = lazy_compile(
+    r"[\s~\-–—]*(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s|By[A-Z])"
+)
+
+
+def _any_key(line: str) -> bool:
+    """Whether ``line`` holds a keyword of a byline, credit or source, or opens with "By" (the pre-filter).
+
+    >>> _any_key("记者 张三"), _any_key("By Jane Doe"), _any_key("10:30 【王五】"), _any_key("Nothing here")
+    (True, True, True, False)
+    """
+    return (
+        "Author" in line
+        or "author" in line
+        or "Autor" in line
+        or "posted" in line
+        or (not line.isascii() and _CJK_KEY.search(line) is not None)
+        or (":" in line and _TIME_BRACKET.search(line) is not None)
+        or _BY_OPENING.match(line) is not None
+    )
+
 #: English and European bylines at the start of a line, after a rule of dashes or a tilde ("---- by X",
 #: "~ X"), or glued to the name by inline markup ("ByJ.R. Doe")
 _BY = lazy_compile(
@@ -903,12 +928,12 @@ def _line_ends(lines: list[str]) -> list[str]:
 
 def keyword_lines(lines: Iterable[str]) -> list[str]:
     """The lines that may hold a byline, a credit or a source (the cheap pre-filter)."""
-    return [line for line in _line_ends(list(lines)) if _ANY_KEY.search(line) or _other_byline(line)]
+    return [line for line in _line_ends(list(lines)) if _any_key(line) or _other_byline(line)]
 
 
 def _other_byline(line: str) -> bool:
     """A byline shape without a keyword the pre-filter knows: "11.12.2019 - Jane Doe", "22:36 by X" (plain
-    string tests first: adding these to ``_ANY_KEY`` made it half as slow again)."""
+    string tests first: adding these to the pre-filter's keywords made it half as slow again)."""
     if line[:1].isdigit() and _DATE_THEN_NAME.match(line):
         return True
     if "| By " in line or "| by " in line or "ritten by" in line:
