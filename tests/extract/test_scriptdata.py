@@ -118,3 +118,8 @@ def test_json_ld_scripts_are_not_scanned_for_state_objects() -> None:
     assert list(_data_blocks(f'<script type="application/ld+json">{state}</script>')) == []
     found = list(_data_blocks(f"<script>{state}</script>"))
     assert found == [("__APP_STATE__", {"article": {"body": "text"}})]
+
+
+def test_scripts_end_at_a_closing_tag_in_any_case_of_its_ascii_letters():
+    html = "<p>x</p><script a=1>one</SCRIPT><script>two</ScRiPt ><script>three</scrıpt></script><script>4"
+    assert list(sd._scripts(html)) == [(" a=1", "one"), ("", "two"), ("", "three</scrıpt>")]
