@@ -51,6 +51,7 @@ from scrapy.http import Headers, Response
 from scrapy.pipelines import ItemPipelineManager
 from scrapy.responsetypes import responsetypes
 from scrapy.spidermiddlewares.httperror import HttpError, HttpErrorMiddleware
+from scrapy.spidermiddlewares.referer import RefererMiddleware
 from scrapy.utils.conf import build_component_list
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.log import logformatter_adapter
@@ -132,8 +133,13 @@ class ArchiveEngine:
             mw for mw in map(self._build, reversed(self._response_middlewares())) if mw is not None
         ]
         self._httperror = self._build(HttpErrorMiddleware)
+        # the crawl's Referer middleware, which the redirect middlewares ask the crawler for to set a
+        # redirected request's Referer as the crawl did (without it each warns at every replay)
+        referers = [mw for mw in map(self._build, self._spider_middlewares(RefererMiddleware))
+                    if mw is not None]
         # what Crawler.get_item_pipeline() / get_downloader_middleware() / get_spider_middleware() look in
-        self.scraper = SimpleNamespace(itemproc=self.itemproc, spidermw=SimpleNamespace(middlewares=()))
+        self.scraper = SimpleNamespace(itemproc=self.itemproc,
+                                       spidermw=SimpleNamespace(middlewares=tuple(referers)))
         self.downloader = SimpleNamespace(middleware=SimpleNamespace(middlewares=tuple(self._response_mws)))
         self._debug = logging.getLogger("scrapy").isEnabledFor(logging.DEBUG) and (
             logging.getLevelName(str(self.settings.get("LOG_LEVEL"))) == logging.DEBUG
@@ -151,6 +157,13 @@ class ArchiveEngine:
         priorities = self.settings.get_component_priority_dict_with_base("DOWNLOADER_MIDDLEWARES")
         classes = [load_object(name) if isinstance(name, str) else name
                    for name in build_component_list(priorities) if not _other_scrapy_middleware(name)]
+        return [cls for cls in classes if isinstance(cls, type) and issubclass(cls, wanted)]
+
+    def _spider_middlewares(self, wanted: type[Any]) -> list[type[Any]]:
+        """The crawl's spider middlewares that are ``wanted`` or subclass it, by priority."""
+        priorities = self.settings.get_component_priority_dict_with_base("SPIDER_MIDDLEWARES")
+        classes = [load_object(name) if isinstance(name, str) else name
+                   for name in build_component_list(priorities)]
         return [cls for cls in classes if isinstance(cls, type) and issubclass(cls, wanted)]
 
     def _build(self, cls: type[Any]) -> Any:

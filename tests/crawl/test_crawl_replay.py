@@ -110,6 +110,7 @@ def replayed(tmp_path_factory: Any) -> dict[str, Any]:
     return {
         "folder": folder,
         "stdout": done.stdout,
+        "stderr": done.stderr,
         "records": {r["url"]: r for r in map(json.loads, lines)},
         "stats": json.loads((folder / "stats.json").read_text(encoding="utf-8")),
         "warcs": warcs,
@@ -130,6 +131,13 @@ def test_a_redirect_and_a_gzipped_page_are_replayed_as_the_crawl_received_them(
     records = replayed["records"]
     assert "青禾县" in records[url("two")]["text"]  # reached through the 301 of /a/old.html
     assert "临江大桥" in records[url("three")]["text"]  # decoded as the crawl's middleware decoded it
+
+
+def test_redirects_are_replayed_with_the_crawls_referer_middleware_and_no_warning(
+    replayed: dict[str, Any],
+) -> None:
+    assert "RefererMiddleware instance" not in replayed["stderr"], replayed["stderr"][-2000:]
+    assert url("two") in replayed["records"]  # the article behind the redirect
 
 
 def test_the_summary_line_counts_replayed_pages_records_and_missing_links(replayed: dict[str, Any]) -> None:
