@@ -271,6 +271,55 @@ def test_a_caption_under_the_top_picture_is_not_taken_for_the_lead() -> None:
     assert r.figures["lead_paragraphs"] == 0
 
 
+#: a body long enough that the learned block choice keeps it as the root (not widened to the header)
+BODY = PARAS + [p.replace("city", "town") for p in PARAS]
+
+
+def test_the_lead_inside_a_header_with_a_picture_and_a_date_is_kept() -> None:
+    # the lead shares its block with the date line and the hero picture: the block is looked into
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><article><h1>Council backs transit plan</h1>"
+        f"<div class='intro'><span class='date'>12 May 2024</span><p class='intro-text'>{LEAD}</p>"
+        "<div class='hero'><img src='/a.jpg'></div></div>"
+        f"<div class='body'>{ps(BODY)}</div></article></body></html>"
+    )
+    r = extract(html)
+    assert r.text.splitlines() == [LEAD, *BODY]
+    assert r.figures["lead_paragraphs"] == 1
+    assert extract(html, lead_inside=False).text.splitlines() == BODY
+
+
+def test_captions_of_a_gallery_above_the_body_are_not_the_lead() -> None:
+    captions = [
+        f"The mayor speaks to reporters outside the city hall on the morning of day {i}. (Photo: A. Lee)"
+        for i in range(4)
+    ]
+    slides = "".join(
+        f"<div class='slide'><div class='pic'><img src='/{i}.jpg'></div>"
+        f"<div class='text'><div class='cap'>{c}</div><span>{i + 1} of 4</span></div></div>"
+        for i, c in enumerate(captions)
+    )
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><main><h1>Council backs transit plan</h1>"
+        f"<div class='carousel'>{slides}</div>"
+        f"<div class='story'>{ps(BODY)}</div></main></body></html>"
+    )
+    r = extract(html)
+    assert r.text.splitlines() == BODY
+    assert r.figures["lead_paragraphs"] == 0
+
+
+def test_a_chrome_name_on_the_article_around_headline_lead_and_body_does_not_hide_the_lead() -> None:
+    # WordPress names the post's tags in the article's classes ("tag-transit"): the article's own name
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><h1>Council backs transit plan</h1>"
+        f"<article class='post tag-transit'><p class='excerpt'>{LEAD}</p>"
+        f"<div class='entry-content'>{ps(BODY)}</div></article></body></html>"
+    )
+    r = extract(html)
+    assert r.text.splitlines() == [LEAD, *BODY]
+
+
 def test_a_page_footer_outweighing_a_short_article_is_not_the_content() -> None:
     # the article's lines are mostly links (place names), the footer one long paragraph of notices
     towns = "、".join(f"<a href='/t/{i}'>町名{i}</a>" for i in range(6))

@@ -112,6 +112,8 @@ LEAD_MAX_LINK_SHARE = 0.2
 #: a lead this long need not end in punctuation (many subtitles do not)
 LEAD_LONG_CHARS = 100
 LEAD_MAX_SHARE = 0.5
+#: a picture with this many paragraphs after it, in the element holding both, is a captioned picture
+CAPTION_MAX_PARAGRAPHS = 2
 LEAD_TAGS = frozenset({"p", "div", "h2", "h3", "span", "section", "header", "strong", "b", "em"})
 PICTURE_TAGS = ("img", "picture", "video", "figure")
 #: an <aside> holding less than this share of the body's text counts against a content root, as a
@@ -136,6 +138,8 @@ class AutoParams:
     link_block_text_share: float = 0.1
     #: widen the root to an ancestor when the learned block choice says so (``blockchoice``)
     block_model: bool = True
+    #: look for the lead inside a header block that also holds a picture, a date or a kicker (``lead``)
+    lead_inside: bool = True
 
     def validate(self) -> None:
         positive("short_threshold", self.short_threshold)
@@ -315,15 +319,18 @@ def first_post(stats: NodeStats, root: int, params: AutoParams) -> int:
     return posts[0]
 
 
-def lead(stats: NodeStats, root: int) -> list[str]:
+def lead(stats: NodeStats, root: int, inside: bool = True) -> list[str]:
     """The article's lead when it stands between the headline and the content root, outside both.
 
     The headline is the last <h1> that ends before ``root``. Between its end and ``root``, a block of
     one paragraph that reads as sentences (at least ``LEAD_MIN_CHARS`` characters, ending in sentence
     punctuation unless ``LEAD_LONG_CHARS`` long, links at most ``LEAD_MAX_LINK_SHARE``, no chrome
-    around it, no picture in or just before it) is the lead ("standfirst") that many pages set apart
-    from the body. Nothing is taken when the stretch between holds more than ``LEAD_MAX_SHARE`` of the
-    root's non-link text (the <h1> is then a logo or a distant heading)."""
+    around it but the article's own, no picture in or just before it) is the lead ("standfirst") that
+    many pages set apart from the body. With ``inside``, a block of several paragraphs or with a picture
+    (a header holding a kicker, the date, a hero picture and the lead) is looked into, and a paragraph
+    found there is taken unless it captions a picture (``_captions_a_picture``). Nothing is taken when
+    the stretch between holds more than ``LEAD_MAX_SHARE`` of the root's non-link text (the <h1> is
+    then a logo or a distant heading)."""
     tags, chars, links = stats.tag, stats.chars, stats.link_chars
     h1 = -1
     for i in range(root - 1, 0, -1):
@@ -344,25 +351,53 @@ def lead(stats: NodeStats, root: int) -> list[str]:
     if sum(chars[i] - links[i] for i in blocks) > LEAD_MAX_SHARE * (chars[root] - links[root]):
         return []
     out: list[str] = []
+    opened = -1  # the outermost block looked into that holds ``i``
     i = start
     els = stats.elements
     while i < root:
+        if opened >= 0 and i >= stats.subtree_end(opened):
+            opened = -1
         c = chars[i]
         if c < LEAD_MIN_CHARS or links[i] > LEAD_MAX_LINK_SHARE * c or stats.subtree_end(i) > root:
             i += 1
             continue
+        if chrome_at(stats, i):
+            i = stats.subtree_end(i)
+            continue
         el = els[i]
-        if not chrome_at(stats, i) and tags[i] in LEAD_TAGS and not _by_a_picture(el):
-            paras = paragraphs(el)
-            if (
-                len(paras) == 1
-                and _reads_as_lead(paras[0])
-                and paras[0] not in out
-                and not _in_chrome(stats, i, start)
-            ):
-                out.append(paras[0])
-        i = stats.subtree_end(i)
+        if tags[i] in LEAD_TAGS:
+            paras = [] if _by_a_picture(el) else paragraphs(el)
+            if len(paras) == 1:
+                if (
+                    _reads_as_lead(paras[0])
+                    and paras[0] not in out
+                    and not _in_chrome(stats, i, start, root)
+                    and (opened < 0 or not _captions_a_picture(stats, i, opened))
+                ):
+                    out.append(paras[0])
+                i = stats.subtree_end(i)  # one paragraph: a lead or not, nothing inside it is another
+                continue
+        if not inside:
+            i = stats.subtree_end(i)
+            continue
+        # a header holding the lead beside a kicker, the date or a hero picture: the lead is looked for inside
+        opened = i if opened < 0 else opened
+        i += 1
     return out
+
+
+def _captions_a_picture(stats: NodeStats, i: int, box: int) -> bool:
+    """Whether a picture comes before ``i`` in the nearest element around it (up to ``box``) that holds
+    one, and that element holds at most ``CAPTION_MAX_PARAGRAPHS``: a caption without caption markup (a
+    gallery's slide: the picture, its caption and credit), not a lead."""
+    p = i
+    while p >= box:
+        el = stats.elements[p]
+        pic = next(el.iter(*PICTURE_TAGS), None)
+        if pic is not None:
+            return stats.index[pic] < i and len(paragraphs(el)) <= CAPTION_MAX_PARAGRAPHS
+        p = stats.parent[p]
+    return False
 
 
 def _by_a_picture(el: Element) -> bool:
@@ -378,11 +413,12 @@ def _reads_as_lead(text: str) -> bool:
     return len(text) >= LEAD_LONG_CHARS or bool(LEAD_END.search(text))
 
 
-def _in_chrome(stats: NodeStats, i: int, start: int) -> bool:
-    """Whether an ancestor of ``i`` that begins after ``start`` is chrome."""
+def _in_chrome(stats: NodeStats, i: int, start: int, root: int) -> bool:
+    """Whether an ancestor of ``i`` that begins after ``start`` and does not hold ``root`` is chrome (a
+    name on the article around both, WordPress's ``tag-...``, is not the lead's)."""
     p = stats.parent[i]
     while p >= start:
-        if chrome_at(stats, p):
+        if chrome_at(stats, p) and stats.subtree_end(p) <= root:
             return True
         p = stats.parent[p]
     return False
@@ -401,7 +437,7 @@ def read_parts(
 ) -> tuple[list[str], int, int, int, list[int]]:
     """The lead and the pruned text of ``parts``: paragraphs, how many of them are the lead, characters
     and subtrees pruned, and the pruned subtrees that ``chrome_at`` names (by index)."""
-    paras_list = lead(stats, parts[0])
+    paras_list = lead(stats, parts[0], params.lead_inside)
     led = len(paras_list)
     dropped = skipped = 0
     named: list[int] = []
