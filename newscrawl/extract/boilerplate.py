@@ -39,7 +39,9 @@ CHROME_TAGS: frozenset[str] = frozenset({"nav", "footer", "aside"})
 FIGURE_TAGS: frozenset[str] = frozenset({"figure", "figcaption"})
 
 #: class/id tokens of an image caption
-CAPTION_TOKENS: frozenset[str] = frozenset({"caption", "figcaption"})
+CAPTION_TOKENS: frozenset[str] = frozenset({"caption", "figcaption", "legend", "legende"})
+#: a cheap pre-check: every CAPTION_TOKENS member contains one of these
+_CAPTION_HINT = lazy_compile(r"caption|legend", re.IGNORECASE)
 
 _SPLIT = lazy_compile(r"[\s\-_:.]+|(?<=[a-z])(?=[A-Z])")
 #: a utility-class variant prefix (Tailwind ``print:``, ``dark:``, ``md:[.x_&]:``): a condition, not a name
@@ -70,12 +72,34 @@ def looks_like_boilerplate(cls: str | None, ident: str | None) -> bool:
 
 
 def is_caption(tag: str, cls: str | None) -> bool:
-    """Whether an element is a picture or its caption: <figure>, <figcaption>, or a ``caption`` class.
+    """Whether an element is a picture or its caption: <figure>, <figcaption>, or a ``caption`` (or
+    ``legend``, as French and German sites name a picture's caption) class.
 
     >>> is_caption("div", "wp-caption-text"), is_caption("p", "article-text")
     (True, False)
     """
-    return tag in FIGURE_TAGS or bool(cls and "caption" in cls.lower() and _has_token(cls, CAPTION_TOKENS))
+    return tag in FIGURE_TAGS or bool(cls and _CAPTION_HINT.search(cls) and _has_token(cls, CAPTION_TOKENS))
+
+
+#: an id made from this many words of its element's own text is an anchor (a table of contents links to
+#: ``h3#nav_nur_die_folie__1`` "Nur die Folie bleibt zurück"), not a name of what the element is
+ANCHOR_ID_WORDS = 2
+_WORDS = lazy_compile(r"\w+")
+
+
+def is_anchor_id(ident: str | None, text: str) -> bool:
+    """Whether an id spells at least ``ANCHOR_ID_WORDS`` words of ``text`` (its element's text): a slug
+    for in-page links, whose words ("nav") say nothing about the element.
+
+    >>> is_anchor_id("nav_nur_die_folie__1", "Nur die Folie bleibt zurück")
+    True
+    >>> is_anchor_id("comments", "Comments")
+    False
+    """
+    if not ident:
+        return False
+    words = set(_WORDS.findall(text.lower()))
+    return sum(1 for t in set(attr_tokens(ident)) if t in words) >= ANCHOR_ID_WORDS
 
 
 #: classes that hide text from the eye and leave it to screen readers ("sr-only", "visually-hidden",

@@ -368,3 +368,42 @@ def test_an_aside_holding_most_of_the_page_or_inside_main_is_read() -> None:
         f"{ps(PARAS[:3])}</aside></main><div class='more'>{ps(POST)}{links(6, 'more')}</div></body></html>"
     )
     assert all(p in extract(in_main).text for p in PARAS[:3])
+
+
+def test_a_subheading_whose_id_is_an_anchor_of_its_words_is_kept() -> None:
+    # a table of contents links to "#nav_costs_and_funding__1": the id's "nav" names no navigation
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><article><h1>Council backs transit plan</h1>"
+        f"<div class='body'>{ps(PARAS[:3])}<h3 id='nav_costs_and_funding__1'>Costs and funding</h3>"
+        f"{ps(PARAS[3:])}"
+        f"<h3 id='nav-more'>More stories</h3></div>{links(4)}</article></body></html>"
+    )
+    lines = extract(html).text.splitlines()
+    assert lines == [*PARAS[:3], "Costs and funding", *PARAS[3:]]
+
+
+def test_a_sentence_around_a_long_link_is_not_a_link_list() -> None:
+    linked = (
+        "<p>Applications are open until June, see "
+        "<a href='/notice'>the council's notice on the transit plan board, its members and its duties</a>"
+        ".</p>"
+    )
+    related = "<p>Read more: <a href='/r'>Council approves the budget for the northern districts</a></p>"
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><article>{ps(PARAS[:3])}{linked}{ps(PARAS[3:])}"
+        f"{related}</article></body></html>"
+    )
+    text = extract(html).text
+    assert "Applications are open until June, see the council's notice" in text
+    assert "Read more" not in text
+    assert "Applications" not in extract(html, linked_sentence_chars=1000).text
+
+
+def test_a_picture_legend_inside_the_article_is_not_text() -> None:
+    legend = "The new station at the northern terminus, as the architects drew it for the council."
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><article>{ps(PARAS[:3])}"
+        f"<div class='image-box'><img src='/s.jpg'><div class='legend'>{legend}</div></div>"
+        f"{ps(PARAS[3:])}</article></body></html>"
+    )
+    assert extract(html).text.splitlines() == PARAS

@@ -1,10 +1,14 @@
 """Class/id token matching used by ``auto``."""
 
 from newscrawl.extract.boilerplate import (
+    _CAPTION_HINT,
     _NEGATIVE_HINT,
+    CAPTION_TOKENS,
     SCORE_NEGATIVE_TOKENS,
     attr_tokens,
     counts_against,
+    is_anchor_id,
+    is_caption,
     looks_like_boilerplate,
 )
 
@@ -24,6 +28,19 @@ def test_whole_tokens_only():
 
 def test_the_cheap_pre_check_covers_every_negative_token():
     assert all(_NEGATIVE_HINT.search(token) for token in SCORE_NEGATIVE_TOKENS)
+
+
+def test_a_legend_class_names_a_caption():
+    assert is_caption("div", "legend") and is_caption("p", "image-legende")
+    assert not is_caption("div", "legendary-stories") and not is_caption("div", "article-text")
+    assert all(_CAPTION_HINT.search(token) for token in CAPTION_TOKENS)
+
+
+def test_an_id_made_of_the_elements_words_is_an_anchor():
+    assert is_anchor_id("nav_nur_die_folie__1", "Nur die Folie bleibt zurück")
+    assert not is_anchor_id("main-nav", "Home News Sport")
+    assert not is_anchor_id("comments", "Comments")
+    assert not is_anchor_id(None, "Anything at all")
 
 
 def test_trim_edges_drops_portal_furniture_lines():

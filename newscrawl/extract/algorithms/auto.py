@@ -50,8 +50,12 @@ it fixes come from the choice of the content node:
   When pruning leaves nothing of the root (an article whose WordPress classes read ``tag-...`` under a
   root that also holds teaser lists), the best-scoring subtree pruned by its name is read instead
   (``pruned_root_read``): a name may lower a score, not empty the page.
+  A subheading whose id is an anchor made of its own words (``h3#nav_costs_and_funding__1``) is not
+  named chrome by that id (``boilerplate.is_anchor_id``), and a <p> with at least
+  ``linked_sentence_chars`` characters outside its links is a sentence that links, not a link list.
 - The lead ("standfirst") that many pages set between the headline (<h1>) and the body is put in front
-  of the body (``lead``).
+  of the body (``lead``); it is looked for inside a header block that also holds a picture, a date or a
+  kicker (``lead_inside``), but not in a picture's caption (a gallery's slides).
 - Last, page furniture at the edges of the text is trimmed: a disclaimer, related-links or print/close
   line in the last 30% of the text cuts the rest, and short editor/source lines at either end go
   (``boilerplate.trim_edges``).
@@ -65,7 +69,9 @@ chinese-wce, daniel-zh and scrapinghub), ``link_penalty = 1.0``, ``max_link_shar
 ``twin_min_share = 0.25`` and ``twin_levels = 6`` were set by reading pages (a magazine's three chunks
 sit five levels under their common ancestor), as were the ``LEAD_*`` constants, not tuned;
 ``link_block_text_share = 0.1`` was chosen leave-one-dataset-out over 0.1 / 0.2 / 0.4 (every fold chose
-0.1; worst drop 0); the block model is checked leave-one-dataset-out too. See docs/EVALUATION.md for the
+0.1; worst drop 0); the block model is checked leave-one-dataset-out too; ``lead_inside`` and
+``linked_sentence_chars = 30`` were written from reading trafilatura's pages and checked
+leave-one-dataset-out (docs/EVALUATION.md, issue 11, fifth pass). See docs/EVALUATION.md for the
 leave-one-out checks.
 """
 
@@ -80,6 +86,7 @@ from newscrawl.extract.blockchoice import shipped_model, widen
 from newscrawl.extract.boilerplate import (
     CHROME_TAGS,
     counts_against,
+    is_anchor_id,
     is_caption,
     is_unseen,
     looks_like_boilerplate,
@@ -92,6 +99,7 @@ from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.scriptdata import use_script_data
 from newscrawl.extract.stats import NodeStats
+from newscrawl.extract.tags import HEADING_TAGS
 
 #: a thread has at least this many posts on one path of tags and classes from ``FORUM_LEVELS`` up
 #: (a table-layout forum nests each post eight levels under the thread)
@@ -138,6 +146,8 @@ class AutoParams:
     link_block_text_share: float = 0.1
     #: widen the root to an ancestor when the learned block choice says so (``blockchoice``)
     block_model: bool = True
+    #: a <p> with this many characters outside its links is a sentence that links, not a list of links
+    linked_sentence_chars: int = 30
     #: look for the lead inside a header block that also holds a picture, a date or a kicker (``lead``)
     lead_inside: bool = True
 
@@ -151,6 +161,7 @@ class AutoParams:
         fraction("twin_min_share", self.twin_min_share)
         positive("twin_levels", self.twin_levels)
         fraction("link_block_text_share", self.link_block_text_share)
+        positive("linked_sentence_chars", self.linked_sentence_chars)
 
 
 def content_scores(
@@ -242,8 +253,12 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
     while i < end:
         el, c = els[i], chars[i]
         if c and c < limit and el.tag != "a" and (
-            (links[i] > params.max_link_share * c and c - links[i] < text_floor)
-            or (chrome_at(stats, i) and _signature(stats, i) not in keep)
+            (
+                links[i] > params.max_link_share * c
+                and c - links[i] < text_floor
+                and not (el.tag == "p" and c - links[i] >= params.linked_sentence_chars)
+            )
+            or (chrome_at(stats, i) and _signature(stats, i) not in keep and not _anchor_heading(stats, i))
         ):
             skip.add(el)
             i = stats.subtree_end(i)
@@ -254,6 +269,14 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
             i += 1
     skip = spare_running_text(skip) | unseen
     return skip, sum(chars[stats.index[el]] for el in skip)
+
+
+def _anchor_heading(stats: NodeStats, i: int) -> bool:
+    """Whether element ``i`` is a heading that is chrome by its id alone, and that id is an anchor made
+    from the heading's words (``boilerplate.is_anchor_id``): a subheading of the article."""
+    if stats.tag[i] not in HEADING_TAGS or _chrome(stats.tag[i], stats.classes[i], None):
+        return False
+    return is_anchor_id(stats.ids[i], "".join(stats.elements[i].itertext()))
 
 
 def _class_of(stats: NodeStats, i: int) -> str:
