@@ -563,3 +563,8 @@ def test_a_kicker_before_a_colon_is_no_breadcrumb():
         body=BODY_EN,
     )
     assert title(html)[0] == "Health: Winter colds on the rise"
+
+
+def test_markup_left_in_a_declared_title_is_taken_out():
+    html = page('<meta name="ArticleTitle" content="城区新建两座口袋公园<div>——市政府办公会议纪要</div>">')
+    assert title(html) == ("城区新建两座口袋公园", "meta:articletitle")

@@ -144,6 +144,8 @@ _ARROW_OPENING = lazy_compile(r"^\[?\s*[>»›→]+\s*\]?\s*")
 _ARROW_OPENERS = frozenset("[>»›→")
 #: arrows between the pieces of a breadcrumb trail ("首页 〉 新闻 〉 标题", "Home › News › Headline")
 _CRUMB_ARROWS = "〉》›»>→"
+#: an HTML tag left in a declared title's text ("<div>", "</b>", "<br/>")
+_MARKUP_TAG = lazy_compile(r"</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]*)?/?>")
 _NON_WORD = lazy_compile(r"[\W_]+")
 _SPACE = lazy_compile(r"\s+")
 
@@ -414,7 +416,12 @@ def enp_properties(html: str) -> dict[str, str]:
 
 
 def meta_title(meta: PageMeta, html: str = "") -> tuple[str, str] | None:
-    """The first declared title as (key, value), or None."""
+    """The first declared title as (key, value), or None. Markup a CMS left in the value is taken out
+    ("Headline<div>——Subtitle</div>" reads "Headline ——Subtitle").
+
+    >>> meta_title(PageMeta(meta={"articletitle": "城区新建口袋公园<div>——副标题</div>"}))
+    ('articletitle', '城区新建口袋公园 ——副标题')
+    """
     enp: dict[str, str] | None = None
     for key in META_TITLE_KEYS:
         if key == "json-ld:headline":
@@ -424,6 +431,8 @@ def meta_title(meta: PageMeta, html: str = "") -> tuple[str, str] | None:
             value = enp.get("title")
         else:
             value = meta.meta.get(key)
+        if value and "<" in value:
+            value = _MARKUP_TAG.sub(" ", value)
         value = clip(value)
         if value:
             return key, value
