@@ -10,8 +10,8 @@ dataset figures. The definitions follow /work/shared/DATASETS.md:
 - Qualified / excellent (``coverage``): seed 003, the extraction covers the truth with little noise.
 - Snippets (``snippet_counts``): trafilatura's ``with`` / ``without`` substring test.
 - Title, author and date matching; time within an hour (``time_match``). Author names are compared the
-  way GROBID's end-to-end evaluation compares them in "soft matching" (case, whitespace and punctuation
-  aside, ``name_key``), with the metric's own list splitting, never the extractor's.
+  way GROBID's end-to-end evaluation compares them in "soft matching" (case and punctuation aside, word
+  boundaries kept: ``name_key``), with the metric's own list splitting, never the extractor's.
 - Broken paragraphs (``broken_paragraphs``): truth paragraphs whose start and end were kept but whose middle
   lost words, which token F1 barely sees.
 
@@ -388,14 +388,16 @@ _HAN_NAME_RE = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff·•]{2,}$")
 
 def name_key(name: str) -> str:
     """A name as the author metric compares it: GROBID's "soft matching" (NFKC, case folded, punctuation
-    and whitespace removed), so "Rodolfo Costa." and "Rodolfo  Costa", "J.R. Stone" and "JR Stone",
-    "Tremayne-Pengelly" and "Tremayne Pengelly" are the same name; letters, accents and digits count.
+    removed) with one difference: word boundaries count (whitespace runs are one space, not dropped), so a
+    login ("janedoe", "jane.doe") is not the name it stands for ("Jane Doe"). "Rodolfo Costa." and
+    "Rodolfo  Costa", "Marwan H. Adwan" and "Marwan H Adwan" are the same name; letters and accents count.
 
-    >>> name_key(" J.R.  Stone "), name_key("Jean-Luc Müller."), name_key("王 建宏")
-    ('jrstone', 'jeanlucmüller', '王建宏')
+    >>> name_key(" Marwan H.  Adwan "), name_key("Jean-Luc Müller."), name_key("jane.doe")
+    ('marwan h adwan', 'jeanluc müller', 'janedoe')
     """
     text = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(ch for ch in text if unicodedata.category(ch)[0] in "LNM")
+    kept = "".join(ch for ch in text if ch.isspace() or unicodedata.category(ch)[0] in "LNM")
+    return " ".join(kept.split())
 
 
 def split_author_names(value: str) -> list[str]:
@@ -429,8 +431,8 @@ def _whole_names(names: Sequence[str]) -> frozenset[str]:
 
 
 def author_match(predicted: str | Sequence[str] | None, truth: str | Sequence[str]) -> bool:
-    """Same set of names: GROBID's soft matching of each name (case, whitespace and punctuation aside,
-    :func:`name_key`), the order and separators of a list aside. The comparison is the metric's own,
+    """Same set of names: GROBID's soft matching of each name (case and punctuation aside, word boundaries
+    kept: :func:`name_key`), the order and separators of a list aside. The comparison is the metric's own,
     independent of the extractor's name splitting.
 
     When both sides are lists, names are compared whole (a list keeps "AFP, MANILA" one name); when either
@@ -445,6 +447,8 @@ def author_match(predicted: str | Sequence[str] | None, truth: str | Sequence[st
     True
     >>> author_match("牛镛、岳弘彬", "牛镛 岳弘彬"), author_match("Rodolfo Costa", "Rodolfo Costa.")
     (True, True)
+    >>> author_match("arianexample", "Arian Example"), author_match("Jane Doe", "Jane Doe Jr.")
+    (False, False)
     >>> author_match("Jane Doe (obe)", "Jane Doe"), author_match("Jane Doe, Reuters", "Jane Doe")
     (False, False)
     """

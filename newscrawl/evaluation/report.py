@@ -114,9 +114,10 @@ Metrics (per page, then over the dataset):
   headlines (`text-transform`); the gate's floors read "title exact".
 - **same names** (author): the person the page credits (our `author`, else our `editor`: the truths credit
   the editor, 责任编辑, where no writer is named) has the same set of names as the truth, in any order.
-  Names are compared as GROBID's end-to-end evaluation does in "soft matching": case, whitespace and
-  punctuation aside ("J.R. Stone" = "JR Stone", "Rodolfo Costa." = "Rodolfo Costa"; accents and every letter
-  count). A string is split into names by the metric's own rule, never the extractor's: at ";", ",", "、",
+  Names are compared as GROBID's end-to-end evaluation does in "soft matching", case and punctuation aside
+  ("J.R. Stone" = "JR Stone", "Rodolfo Costa." = "Rodolfo Costa"; accents and every letter count), but with
+  word boundaries kept, so a login ("janedoe") is not the name ("Jane Doe"). A string is split into names
+  by the metric's own rule, never the extractor's: at ";", ",", "、",
   "/", "|", "&", "and"/"und"/"y"/"et"..., and at spaces between Chinese names; a truth that lists its
   authors (fundus) is compared name by name. **writer only**: the same with `author` alone.
 - **same day**: the `YYYY-MM-DD` of our ISO time equals the truth's (pages annotated "no date" are right

@@ -637,6 +637,8 @@ def test_a_declared_site_name_loses_its_address():
     )
     r = extract(page(head, en=True))
     assert r.authors == ("valleypost.example",)
+
+
 def test_the_byline_prefilter_keeps_every_kind_of_keyword_line_and_drops_the_rest():
     from newscrawl.extract.metadata.author import keyword_lines
 
@@ -652,3 +654,18 @@ def test_the_byline_prefilter_keeps_every_kind_of_keyword_line_and_drops_the_res
         "10:30 am", "Nearby",
     ]
     assert keyword_lines(kept + dropped) == kept
+
+
+def test_a_title_cased_and_and_the_outlet_written_for_are_not_names():
+    value = "Glen Example And Brendan Roe For The Mail On Sunday"
+    assert split_names(value) == ("Glen Example", "Brendan Roe")
+    assert split_names("Jane Doe for Reuters") == ("Jane Doe",)
+    assert split_names("Forrest Example") == ("Forrest Example",)
+
+
+def test_a_json_ld_byline_with_more_writers_than_the_meta_wins():
+    byline = "By Glen Example And Brendan Roe For The Daily Example"
+    person = {"@type": "Person", "name": byline}
+    head = '<meta name="author" content="Glen Example">' + ld({"@type": "NewsArticle", "author": person})
+    r = extract(page(head, en=True))
+    assert (r.authors, r.sources["author"]) == (("Glen Example", "Brendan Roe"), "json-ld:author")

@@ -257,7 +257,8 @@ _VALUE_END = lazy_compile(
 _NAME_SPLIT = lazy_compile(r"[\s\u3000、,，;；/／_（）()【】\[\]]+|\band\b|&|和|及")
 #: separators between the names of a list: punctuation, "&", and "and" in the languages of the datasets
 _LIST_SEP = lazy_compile(
-    r"\s*[;；、,，&]\s*|\s+(?:and|und|y|et|e|og|och|en|i|und|AND|UND|im Gespräch mit|in conversation with)\s+"
+    r"\s*[;；、,，&]\s*|\s+(?:and|And|und|y|et|e|og|och|en|i|und|AND|UND|"
+    r"im Gespräch mit|in conversation with)\s+"
 )
 #: a Chinese news outlet or wire service: a declared "author" like this is the page's source, not a writer
 #: a newsroom's code for a writer after the name: "Elena Oberholzer (obe)"; Korean "기자" (reporter)
@@ -274,6 +275,10 @@ _OUTLET = lazy_compile(
 _WIDE_GAP = lazy_compile(r"\s{2,}|\u3000")
 _CJK_NAME = lazy_compile(rf"^[{_CJK}·•]{{2,4}}$")
 _UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
+#: the outlet a writer wrote for, after the name: "Jane Doe For The Mail On Sunday", "Jane Doe for Reuters"
+_FOR_OUTLET = lazy_compile(
+    rf"(?<=\S)\s+(?:[Ff]or|FOR)\s+(?:[Tt]he\s+)?[{_UPPER}][\w.]*(?:\s+[{_UPPER}][\w.]*)*$"
+)
 _LATIN_WORD = rf"[{_UPPER}][\w.'’-]*"
 _PARTICLE = r"(?:de|da|del|della|der|den|van|von|la|le|du|dos|di|bin|al)"
 _LATIN_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{0,3}}"
@@ -283,7 +288,7 @@ _LATIN_FULL_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{1,3}
 #: an interview's byline names the guest and the interviewer: "Jane Doe im Gespräch mit John Roe"
 _IN_CONVERSATION = r"(?:im Gespräch mit|in conversation with)"
 _LATIN_NAMES = lazy_compile(
-    rf"{_LATIN_NAME}(?:\s*,\s*{_LATIN_FULL_NAME}|\s+(?:and|und|&|y|et|e)\s+{_LATIN_NAME}|"
+    rf"{_LATIN_NAME}(?:\s*,\s*{_LATIN_FULL_NAME}|\s+(?:and|And|und|&|y|et|e)\s+{_LATIN_NAME}|"
     rf"\s+{_IN_CONVERSATION}\s+{_LATIN_FULL_NAME}){{0,5}}"
 )
 #: a writer's full name in brackets closing the text, German and Austrian papers' habit: "… (Jane Doe) +++"
@@ -759,7 +764,7 @@ def split_names(value: str | None) -> tuple[str, ...]:
     if not value:
         return ()
     parts = [
-        _STAFF_CODE.sub("", p).strip(_STRIP)
+        _FOR_OUTLET.sub("", _STAFF_CODE.sub("", p)).strip(_STRIP)
         for p in _LIST_SEP.split(value)
         if not _PICTURE_CREDIT.match(p.strip())  # "Jane Doe, Image: Getty Images"
     ]
