@@ -37,6 +37,7 @@ from newscrawl.extract.api import PageError, make_params, prepare_page, run
 from newscrawl.extract.boilerplate import trim_edges
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
 from newscrawl.extract.document import Element, collapse, node_path, paragraphs
+from newscrawl.extract.finish import finish_paragraphs
 from newscrawl.extract.limits import Limits
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, Extraction
@@ -103,7 +104,8 @@ def explain(
         return facts
     page = prepared.page
     body = algo.run(page, algo_params)
-    facts["consistent"] = "\n".join(body.paragraphs) == result.text
+    # the text is the algorithm's paragraphs finished (no headline copy first, no paragraph twice in a row)
+    facts["consistent"] = "\n".join(finish_paragraphs(body.paragraphs, result.title)) == result.text
     facts["decisions"]["page_kind_features"] = _page_kind_features(page)
     facts["signals"] = {
         "blockstats": blockstats_signals(page.html, _own(algorithm, "blockstats", algo_params)),

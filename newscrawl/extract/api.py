@@ -32,6 +32,7 @@ from newscrawl.extract.document import (
     strip_text_controls,
 )
 from newscrawl.extract.errorpage import detect_error_page
+from newscrawl.extract.finish import finish_paragraphs
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.limits import (
     DEFAULT_LIMITS,
@@ -343,7 +344,10 @@ def _run(
         budget.exclude(load_model())  # the language model's one-off load is not this page's time
     metadata = find_metadata(page, body, reference_time=reference_time, timezone=timezone, overrides=given)
     budget.check("metadata")
-    paragraphs = tuple(given["body"].split("\n")) if "body" in given else body.paragraphs
+    if "body" in given:
+        paragraphs = tuple(given["body"].split("\n"))
+    else:  # the headline again as the first paragraph, a paragraph repeated right after itself: dropped
+        paragraphs = finish_paragraphs(body.paragraphs, metadata.fields.get("title"))
     final_kind: PageKind = kind
     if kind == "article":  # also when the caller gave it: a removed article still sits at its article URL
         error_page = detect_error_page(page.meta.title, page.body, "\n".join(paragraphs))

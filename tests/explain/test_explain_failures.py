@@ -15,7 +15,7 @@ EN = "The harbour board approved a new plan for the old docks on Tuesday evening
 
 
 def page(paragraph: str) -> str:
-    body = "".join(f"<p>{paragraph}</p>" for _ in range(5))
+    body = "".join(f"<p>{i}. {paragraph}</p>" for i in range(5))  # distinct: a repeat is kept once
     return (
         '<html><head><meta charset="utf-8"><title>t</title></head><body>'
         f'<div class="nav"><a href="/">home</a> <a href="/n">news</a></div><div class="article">{body}</div>'
@@ -33,7 +33,7 @@ def dataset(tmp_path: Path) -> Path:
     for pid, html in pages.items():
         (root / "pages" / f"{pid}.html").write_text(html, encoding="utf-8")
     truths = [
-        {"id": "zh-good", "lang": "zh", "text": "\n".join([ZH] * 5)},
+        {"id": "zh-good", "lang": "zh", "text": "\n".join(f"{i}. {ZH}" for i in range(5))},
         {"id": "zh-bad", "lang": "zh", "text": "完全不同的一篇文章，讲的是天气预报和明天的降雨情况。"},
         {"id": "en-bad", "lang": "en", "text": "An unrelated story about football results and tables."},
         {"id": "en-snippets", "lang": "en", "text": None, "with": ["harbour board"], "without": ["home"]},

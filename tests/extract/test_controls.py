@@ -18,7 +18,7 @@ def test_title_author_and_text_carry_no_control_characters(escape: str) -> None:
     page = (
         f"<html><head><title>暴雪{escape}[31m预警</title>"
         f'<meta name="author" content="张三{escape}[2J"></head><body><h1>暴雪{escape}[31m预警</h1>'
-        f"<p>{PARAGRAPH}{escape}[2J</p><p>{PARAGRAPH}</p><p>{PARAGRAPH}</p></body></html>"
+        f"<p>{PARAGRAPH}{escape}[2J</p><p>第二段：{PARAGRAPH}</p><p>第三段：{PARAGRAPH}</p></body></html>"
     )
     r = extract(page)
     fields = [r.text, r.title or "", r.author or ""]

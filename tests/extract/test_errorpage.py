@@ -85,9 +85,11 @@ ARTICLES = {
     "about_404": page(
         "Why websites show 404 pages",
         "<h1>Why websites show 404 pages</h1>"
-        + "<p>When a page cannot be found, a server answers 404 Not Found. Designers now write friendly "
-        "messages such as 'the page you requested could not be found'. Studies show readers leave quickly. "
-        "</p>" * 5,
+        + "".join(
+            f"<p>Part {i}: when a page cannot be found, a server answers 404 Not Found. Designers now write "
+            "friendly messages such as 'the page you requested could not be found'. Readers leave fast.</p>"
+            for i in range(5)
+        ),
     ),
     # a short brief: short text, no error wording
     "brief": page(

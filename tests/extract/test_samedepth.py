@@ -32,21 +32,21 @@ def test_readings_of_the_garbled_lines_differ():
     # a short block before the long one: the printed code returns the earlier of m1 and m2
     html = (
         "<html><body><div class='intro'>" + "短" * 40 + "</div><div class='long'>"
-        + "".join(f"<p>{PARA}</p>" for _ in range(8)) + "</div></body></html>"
+        + "".join(f"<p>{PARA}{i}</p>" for i in range(8)) + "</div></body></html>"
     )
     printed = extract(html, algorithm="samedepth", reading="printed")
     hybrid = extract(html, algorithm="samedepth")
     assert printed.text == "短" * 40
-    assert hybrid.text.splitlines() == [PARA] * 8
+    assert hybrid.text.splitlines() == [f"{PARA}{i}" for i in range(8)]
 
 
 def test_min_gap_override_changes_behaviour():
     html = (
         "<html><body><div class='a'>" + "甲" * 30 + "</div><div class='b'>"
-        + "".join(f"<p>{'乙' * 20}</p>" for _ in range(6)) + "</div></body></html>"
+        + "".join(f"<p>{'乙' * 20}{i}</p>" for i in range(6)) + "</div></body></html>"  # distinct: no repeat
     )
-    default = extract(html, algorithm="samedepth")  # gap 90 < 100: the body is the content
-    small = extract(html, algorithm="samedepth", min_gap=50)  # gap 90 > 50: go into the long block
+    default = extract(html, algorithm="samedepth")  # gap 96 < 100: the body is the content
+    small = extract(html, algorithm="samedepth", min_gap=50)  # gap 96 > 50: go into the long block
     assert "甲" in default.text
     assert "甲" not in small.text and small.text.count("乙") == 120
 
