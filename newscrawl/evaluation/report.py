@@ -71,6 +71,19 @@ MISSED_COLUMNS = (
     ("broken paragraphs", "broken_paragraphs", "d"),
     ("empty articles", "empty_articles", "d"),
     ("invented offsets", "invented_offsets", "d"),
+    ("error pages", "error_pages", "d"),
+)
+AUDIT_COLUMNS = (
+    ("pages", "pages", "d"),
+    ("site-name title", "audit_title_site_name", "d"),
+    ("title as first line", "audit_title_first_line", "d"),
+    ("author not a person", "audit_author_not_person", "d"),
+    ("future date", "audit_date_future", "d"),
+    ("date before 1995", "audit_date_ancient", "d"),
+    ("paragraph twice", "audit_dup_paragraph", "d"),
+    ("starts with chrome", "audit_lead_chrome", "d"),
+    ("mojibake", "audit_mojibake", "d"),
+    ("markup in text", "audit_markup_left", "d"),
 )
 ROBUSTNESS_COLUMNS = (
     ("pages", "pages", "d"),
@@ -90,6 +103,7 @@ SECTIONS = (
     ("Publish date", DATE_COLUMNS),
     ("Publish time of day", TIME_COLUMNS),
     ("What token F1 misses", MISSED_COLUMNS),
+    ("What a reader would reject (record audit, pages)", AUDIT_COLUMNS),
     ("Errors and time", ROBUSTNESS_COLUMNS),
 )
 
@@ -138,6 +152,15 @@ Metrics (per page, then over the dataset):
   date-time on the page is written with that offset, and no declared language or host names a region with
   it (zh/.cn, zh-TW, zh-HK, ja, ko: `evaluation/zones.py`). A Unix time the page writes (WeChat's
   `var ct = "1581517074"`) given in UTC invents no zone.
+- **error pages**: pages whose page kind is `error` (a page not found, a removed article, a login wall or a
+  bot check served as a page: `extract/errorpage.py`); the crawl drops them, so on datasets of articles
+  each is a real article lost.
+- **record audit** (`evaluation/audit.py`, no truth needed; pages showing each defect): a title that is only
+  a site or section name; the title again as the text's first line (daniel-zh's truth keeps the headline
+  there); an author that is an organisation, a site or a sentence; a publish time more than a day after
+  the run (the fetch time) or before 1995; the same paragraph of 20+ characters twice in a row; a text
+  opening with a breadcrumb trail or share buttons; mojibake (U+FFFD,
+  锟斤拷, UTF-8 or GBK read as Latin-1); HTML references or tags left in the text.
 - Rows named `<dataset>/<group>` split a multilingual dataset by the language of its pages: `en`,
   `ja+ko+zh`, `other`.
 - **errors**: results with `.error` set; **exceptions**: `extract()` raised (it must not).

@@ -4,7 +4,8 @@
 JSONL holds) and the dataset figures, which ``summarize`` recomputes from those records alone. Every metric
 the truth supports is scored: body-text metrics where the truth has text, snippet metrics where it has
 ``with``/``without``, title, author, editor, source, date and time where annotated, and the counters token F1
-misses: broken paragraphs, empty texts on article pages, invented time-zone offsets. One process, pages in
+misses: broken paragraphs, empty texts on article pages, invented time-zone offsets, pages taken for error
+pages. One process, pages in
 file order: deterministic. A dataset whose text pages span several language groups (``LANG_GROUPS``) is
 also reported per group, as ``<dataset>/<group>``.
 """
@@ -16,11 +17,18 @@ import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from newscrawl.evaluation import metrics as m
+from newscrawl.evaluation.audit import CLASSES as AUDIT_CLASSES
+from newscrawl.evaluation.audit import audit_record
 from newscrawl.evaluation.datasets import Dataset, Truth
 from newscrawl.evaluation.zones import ZoneSignals, invented_offset, value_offset, zone_signals
+
+#: the fetch time the record audit holds publish times against: the evaluation's pages were fetched
+#: before it runs, and ``extract`` resolves relative times against the clock, as a crawl does
+_FETCHED_AT = datetime.now(UTC)
 
 #: a page record: JSON-serialisable values only
 Record = dict[str, Any]
@@ -150,6 +158,14 @@ def evaluate_page(
         truth, text, title, published, author, editor=editor, source=source,
         page_kind=None if _blank(result) else kind, signals=signals,
     )
+    record["defects"] = (
+        []
+        if error or record.get("exception")
+        else audit_record(
+            title=title, author=author, published_at=published, text=text, fetched_at=_FETCHED_AT,
+            url=truth.http_url, site_name=getattr(result, "site_name", None),
+        )
+    )
     record["_text"] = text  # dropped before writing unless texts are kept
     return record
 
@@ -223,6 +239,11 @@ def _counters(records: Sequence[Record]) -> dict[str, int]:
         return sum(1 for r in records if r["scores"].get(key))
 
     out = {"empty_articles": count("empty_article"), "invented_offsets": count("zone_invented")}
+    # pages the extractor calls error pages (not found, removed, login wall, bot check): on datasets of
+    # articles each is a real article the crawl would drop
+    out["error_pages"] = sum(1 for r in records if r.get("page_kind") == "error")
+    for name in AUDIT_CLASSES:  # what a reader would reject (audit.py), pages by class
+        out[f"audit_{name}"] = sum(1 for r in records if name in (r.get("defects") or ()))
     broken = [int(r["scores"]["broken"]) for r in records if "broken" in r["scores"]]
     if broken:
         out.update(broken_pages=sum(1 for b in broken if b), broken_paragraphs=sum(broken))

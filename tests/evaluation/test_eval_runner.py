@@ -94,6 +94,16 @@ def test_counters_see_broken_paragraphs_empty_articles_and_invented_offsets():
     assert (s["empty_articles"], s["invented_offsets"]) == (1, 1)
 
 
+def test_pages_taken_for_error_pages_are_counted():
+    truth = Truth("a", text="A story a reader wants.")
+    page = b"<html><body><p>x</p></body></html>"
+    error = extraction(text="x", page_kind="error")
+    as_error = evaluate_page(truth, page, "auto", lambda *a, **k: error, "ds")
+    as_article = evaluate_page(truth, page, "auto", lambda *a, **k: extraction(text="x"), "ds")
+    assert summarize([as_error, as_article])["error_pages"] == 1
+    assert summarize([as_article])["error_pages"] == 0
+
+
 def test_without_text_truth_the_extractors_page_kind_says_whether_an_empty_text_counts():
     truth = Truth("a", title="T")
     as_list = evaluate_page(truth, b"", "auto", lambda *a, **k: extraction(page_kind="list"), "ds")
