@@ -274,22 +274,22 @@ def scan(path: str | Path) -> list[ArchiveEntry]:
 
     Cached per file (path, size, modification time): a re-extraction indexes an archive once.
     """
-    p = Path(path).resolve()
-    try:
-        st = p.stat()
-    except OSError as e:
-        raise ValueError(f"{path}: cannot read: {e.strerror or e}") from e
-    return list(_scan_cached(str(p), st.st_size, st.st_mtime_ns)[0])
+    return list(_scanned(path)[0])
 
 
 def damaged_records(path: str | Path) -> list[int]:
     """The offsets of the damaged records (:class:`DamagedRecord`) :func:`scan` passed over in one file."""
+    return list(_scanned(path)[1])
+
+
+def _scanned(path: str | Path) -> tuple[tuple[ArchiveEntry, ...], tuple[int, ...]]:
+    """:func:`_scan_cached` of one file, keyed by its resolved path, size and modification time."""
     p = Path(path).resolve()
     try:
         st = p.stat()
     except OSError as e:
         raise ValueError(f"{path}: cannot read: {e.strerror or e}") from e
-    return list(_scan_cached(str(p), st.st_size, st.st_mtime_ns)[1])
+    return _scan_cached(str(p), st.st_size, st.st_mtime_ns)
 
 
 @lru_cache(maxsize=64)

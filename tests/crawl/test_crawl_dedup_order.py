@@ -124,6 +124,29 @@ def crawl(make_spider, monkeypatch, finish_order: tuple[int, ...], lost: int | N
 IN_ORDER = {0: None, 1: None, 2: PAGES[0][0], 3: "dropped", 4: PAGES[0][0]}
 
 
+def three_pages_in_stage_1(
+    make_spider: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, settings: dict[str, Any]
+) -> tuple[NoReactor, FakePool, list[int]]:
+    """Stage 1 with two (fake) workers and three pages handed to it; ``left`` lists, in order, the pages
+    that have left it."""
+    monkeypatch.setattr(extraction, "maybe_deferred_to_future", lambda d: d)
+    spider = make_spider({"NEWSCRAWL_EXTRACT_WORKERS": 2, **settings})
+    spider.crawler.stats.open_spider()
+    stage1 = build_from_crawler(NoReactor, spider.crawler)
+    stage1.later = []
+    stage1.pool = pool = FakePool()  # type: ignore[assignment]
+    left: list[int] = []
+
+    async def stage(n: int, item: Any) -> None:
+        await stage1.process_item(item)
+        left.append(n)
+
+    for n in range(3):
+        url, html = page(n, ARTICLE_TEXT)
+        Deferred.fromCoroutine(stage(n, spider._item(response(url, html))))
+    return stage1, pool, left
+
+
 @pytest.mark.parametrize("finish_order", [(0, 1, 2, 3, 4), (2, 4, 3, 1, 0), (4, 0, 3, 2, 1), (1, 3, 2, 4, 0)])
 def test_the_first_page_handed_over_is_the_original_whatever_order_the_workers_finish(
     make_spider, monkeypatch, finish_order
@@ -139,21 +162,7 @@ def test_every_finishing_order_gives_the_records_of_an_inline_crawl(make_spider,
 def test_an_item_leaves_stage_1_as_soon_as_the_ones_before_it_have(make_spider, monkeypatch):
     """The wait is for the items handed over earlier only: the first page back goes on at once, and a
     later page that is done goes on when the last one before it does."""
-    monkeypatch.setattr(extraction, "maybe_deferred_to_future", lambda d: d)
-    spider = make_spider({"NEWSCRAWL_EXTRACT_WORKERS": 2})
-    spider.crawler.stats.open_spider()
-    stage1 = build_from_crawler(NoReactor, spider.crawler)
-    stage1.later = []
-    stage1.pool = pool = FakePool()  # type: ignore[assignment]
-    left: list[int] = []
-
-    async def stage(n: int, item: Any) -> None:
-        await stage1.process_item(item)
-        left.append(n)
-
-    for n in range(3):
-        url, html = page(n, ARTICLE_TEXT)
-        Deferred.fromCoroutine(stage(n, spider._item(response(url, html))))
+    stage1, pool, left = three_pages_in_stage_1(make_spider, monkeypatch, {})
     pool.finish(2)
     pool.finish(1)
     stage1.run_later()
@@ -171,21 +180,7 @@ def test_a_page_whose_worker_is_lost_holds_no_page_back(make_spider, monkeypatch
 
 def test_without_dedup_items_leave_stage_1_as_they_are_done(make_spider, monkeypatch):
     """Nothing to keep in order when no duplicate is looked up: no page waits for another."""
-    monkeypatch.setattr(extraction, "maybe_deferred_to_future", lambda d: d)
-    spider = make_spider({"NEWSCRAWL_EXTRACT_WORKERS": 2, "NEWSCRAWL_DEDUP": False})
-    spider.crawler.stats.open_spider()
-    stage1 = build_from_crawler(NoReactor, spider.crawler)
-    stage1.later = []
-    stage1.pool = pool = FakePool()  # type: ignore[assignment]
-    left: list[int] = []
-
-    async def stage(n: int, item: Any) -> None:
-        await stage1.process_item(item)
-        left.append(n)
-
-    for n in range(3):
-        url, html = page(n, ARTICLE_TEXT)
-        Deferred.fromCoroutine(stage(n, spider._item(response(url, html))))
+    stage1, pool, left = three_pages_in_stage_1(make_spider, monkeypatch, {"NEWSCRAWL_DEDUP": False})
     for n in (2, 0, 1):
         pool.finish(n)
     assert left == [2, 0, 1] and not stage1.later
