@@ -123,3 +123,12 @@ def test_json_ld_scripts_are_not_scanned_for_state_objects() -> None:
 def test_scripts_end_at_a_closing_tag_in_any_case_of_its_ascii_letters():
     html = "<p>x</p><script a=1>one</SCRIPT><script>two</ScRiPt ><script>three</scrıpt></script><script>4"
     assert list(sd._scripts(html)) == [(" a=1", "one"), ("", "two"), ("", "three</scrıpt>")]
+
+
+def test_a_dotted_capital_i_before_a_script_does_not_shift_where_it_ends():
+    """U+0130 lower-cases to two characters; a search in a lower-cased copy cut the script one off."""
+    html = "<p>İstanbul İzmir</p><script>one</script><script>two</SCRIPT>"
+    assert list(sd._scripts(html)) == [("", "one"), ("", "two")]
+    state = '{"article": {"body": "İ text"}}'
+    found = list(sd._data_blocks(f"<h1>İ</h1><script>window.__APP_STATE__ = {state};</script>"))
+    assert found == [("__APP_STATE__", {"article": {"body": "İ text"}})]
