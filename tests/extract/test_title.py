@@ -67,6 +67,32 @@ def test_site_name_is_removed_from_the_meta_title():
     assert title(html)[0] == "Council passes school budget"
 
 
+def test_the_one_microdata_headline_states_an_h2_against_the_title_tags_section_name():
+    # no meta title; the <title> names the section, the article's heading is an <h2> marked
+    # itemprop="headline" (schema.org microdata)
+    html = page(
+        "<title>Writing style - example.net - Web design</title>",
+        heading="<h2 itemprop='headline'>Write for the readers you want to reach</h2>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Write for the readers you want to reach", "heading:h2")
+
+
+def test_a_microdata_headline_on_a_span_is_a_declared_title():
+    html = page(
+        "<title>Writing style - example.net</title>",
+        heading="<div class='hl'><span itemprop='headline'>Write for your readers</span></div>",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Write for your readers", "meta:microdata:headline")
+
+
+def test_microdata_headlines_of_a_teaser_list_declare_nothing():
+    teasers = "".join(f"<h3 itemprop='headline'>Teaser number {i} of the list</h3>" for i in range(3))
+    html = page("<title>Writing style - example.net - Web design</title>", heading=teasers, body=BODY_EN)
+    assert title(html) == ("Writing style", "title-tag")
+
+
 # --- rule 2: the heading near the text -------------------------------------------------------------
 
 

@@ -4,7 +4,8 @@ Candidates (``Found.source`` names the one that produced the value):
 
 - ``meta:<key>`` -- a title the page declares: og:title, twitter:title, itemprop headline, JSON-LD
   ``headline``, the ``<!--enpproperty <title>`` record of Chinese portals' CMS, dc.title, parsely-title,
-  the ArticleTitle meta of Chinese government pages, name="title" (first found wins).
+  the ArticleTitle meta of Chinese government pages, name="title" (first found wins); without any, the
+  one element marked ``itemprop="headline"`` (schema.org microdata, :func:`microdata_headline`).
 - ``heading:<tag>`` -- seed 003's rule in DOM terms: among the h1-h6 from ``HEADING_LINES_BEFORE`` block
   lines before the first main paragraph to ``HEADING_LINES_AFTER`` after it, the highest level wins (h1
   over h2 ...), then one a declared title states (:func:`backs`), then the one nearest the text; without
@@ -52,6 +53,8 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import NamedTuple
 from urllib.parse import urlsplit
+
+from lxml import etree
 
 from newscrawl.extract.document import Element, collapse
 from newscrawl.extract.lazyre import lazy_compile
@@ -437,6 +440,31 @@ def meta_title(meta: PageMeta, html: str = "") -> tuple[str, str] | None:
         if value:
             return key, value
     return None
+
+
+#: elements other than <meta> that schema.org microdata marks as the headline (two found are enough to
+#: tell a list of teasers from the article's own)
+_MICRODATA_HEADLINE = etree.XPath(
+    "(//*[contains(concat(' ', normalize-space(@itemprop), ' '), ' headline ')][not(self::meta)])"
+    "[position() <= 2]"
+)
+
+
+def microdata_headline(page: Page) -> tuple[str, str] | None:
+    """The text of the one element the page marks ``itemprop="headline"`` (schema.org microdata, the
+    markup form of JSON-LD's ``headline``), as ``("microdata:headline", text)``; None when no element or
+    several (a list of teasers) carry it.
+
+    >>> from lxml import html
+    >>> root = html.fromstring("<div><h2 itemprop='headline'>Write for your readers</h2></div>")
+    >>> microdata_headline(Page("", root))
+    ('microdata:headline', 'Write for your readers')
+    """
+    found = _MICRODATA_HEADLINE(page.root)
+    if len(found) != 1:
+        return None
+    value = clip(visible_text(found[0]))
+    return ("microdata:headline", value) if value else None
 
 
 def text_anchor(page: Page, body: BodyResult) -> int | None:
@@ -826,7 +854,7 @@ def find_title(page: Page, body: BodyResult) -> Found:
     """The page's title by the chain in the module docstring; ``Found()`` when nothing qualifies."""
     meta = page.meta
     site = SiteContext(meta, page.url)
-    declared = meta_title(meta, page.html)
+    declared = meta_title(meta, page.html) or microdata_headline(page)
     declared_raw = declared[1] if declared else None
     backing = [v for v in (declared_raw, meta.title) if v]
     heading = find_heading(page, body, site, backing)
