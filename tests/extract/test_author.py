@@ -669,3 +669,46 @@ def test_a_json_ld_byline_with_more_writers_than_the_meta_wins():
     head = '<meta name="author" content="Glen Example">' + ld({"@type": "NewsArticle", "author": person})
     r = extract(page(head, en=True))
     assert (r.authors, r.sources["author"]) == (("Glen Example", "Brendan Roe"), "json-ld:author")
+
+
+# --- issue 12, fourth pass: bylines of blogs and forums, names that are no names --------------------------
+
+
+def test_an_address_written_against_harvesters_is_no_name():
+    assert clean_value("jane[at]example.net") is None
+    assert clean_value("jane (at) example dot org") is None
+    assert clean_value("Jane Doe at Reuters") == "Jane Doe at Reuters"
+    html = page('<meta name="author" content="jane[at]example.net">', en=True)
+    assert author(html) == (None, None)
+
+
+def test_a_post_verb_before_von_opens_a_byline():
+    html = page(top="Geschrieben von Cooper am 25.08.2015 22:30", en=True)
+    assert author(html) == ("Cooper", "line:writer")
+    html = page(top="erstellt von <a href='/u/dominique'>Dominique</a> —", en=True)
+    assert author(html) == ("Dominique", "line:writer")
+    # "Posted by" opens the social-media posts embedded in a text
+    html = page(first="Posted by Jane Doe on Sunday, February 6, 2022", en=True)
+    assert author(html) == (None, None)
+
+
+def test_the_month_after_a_byline_is_no_part_of_the_name():
+    assert author(page(top="By Jane Doe Dec 21st, 2018", en=True)) == ("Jane Doe", "line:writer")
+    assert author(page(top="By Theresa May", en=True)) == ("Theresa May", "line:writer")
+
+
+def test_a_placeholder_after_by_is_no_name():
+    assert author(page(top="By Unknown", en=True)) == (None, None)
+
+
+def test_a_declared_author_holding_the_host_name_with_more_words_is_the_site():
+    html = page('<meta name="author" content="EFC Sunny Valley">', top="Von Jane Doe", en=True)
+    assert author(html, url="https://sunny-valley.de/news/1") == ("Jane Doe", "line:writer")
+    # a short host name is no evidence ("Jane Doe" writing on doe.net)
+    html = page('<meta name="author" content="Jane Doe">', top="Von John Roe", en=True)
+    assert author(html, url="https://doe.net/post/1") == ("Jane Doe", "meta:author")
+
+
+def test_a_padded_two_character_name_is_one_name():
+    assert split_names("赵  培") == ("赵培",)
+    assert author(page('<meta name="dc.creator" content="赵  培">')) == ("赵培", "meta:dc.creator")

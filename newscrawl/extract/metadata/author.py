@@ -166,8 +166,14 @@ _CJK_KEY = lazy_compile(
     r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／:：]|来源|來源|稿源|出处|出自|本[贴帖]由|发表于|發表於"
 )
 _TIME_BRACKET = lazy_compile(r"\d:\d\d\s*[\[【]")
+#: the verb a blog or forum byline opens with before its "by" ("Geschrieben von X", "erstellt von X",
+#: "Publié par X"; not "Posted by", which opens the social-media posts embedded in a text)
+_POSTED = (
+    r"(?:[Gg]eschrieben|[Ee]rstellt|[Vv]erfasst|[Ee]ingestellt|[Ww]ritten|[Pp]ubli(?:é|ée)|[Éé]crit|"
+    r"[Ee]scrito|[Pp]ublicado|[Ss]critto|[Pp]ubblicato|[Gg]eplaatst)\s+"
+)
 _BY_OPENING = lazy_compile(
-    r"[\s~\-–—]*(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s|By[A-Z])"
+    rf"[\s~\-–—]*(?:{_POSTED})?(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di|da)\s|By[A-Z])"
 )
 
 
@@ -188,9 +194,11 @@ def _any_key(line: str) -> bool:
     )
 
 #: English and European bylines at the start of a line, after a rule of dashes or a tilde ("---- by X",
-#: "~ X"), or glued to the name by inline markup ("ByJ.R. Doe")
+#: "~ X"), after the verb of a post ("Geschrieben von X"), or glued to the name by inline markup
+#: ("ByJ.R. Doe")
 _BY = lazy_compile(
-    r"^[\s~\-–—]*(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di)\s+(?=\S)|By(?=[A-Z][a-z.]))"
+    rf"^[\s~\-–—]*(?:(?:{_POSTED})?(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di|da)\s+(?=\S)|"
+    r"By(?=[A-Z][a-z.]))"
 )
 #: what follows the first word of an enumeration: ", Politik und Sprache"
 _ENUMERATION = lazy_compile(r"^\s*,[^,]{1,40}\s(?:und|and|et|y|e)\s")
@@ -215,6 +223,14 @@ NOT_NAME_WORDS = frozenset(
     teilen back top contact kontakt impressum datenschutz privacy newsletter login menu team""".split()
 )
 _HEADINGS = frozenset(HEADING_TAGS)
+#: capitalised month names and abbreviations (English, German, French, Spanish) that may follow a byline's
+#: name before the day ("By Jane Doe Dec 21st")
+MONTH_WORDS = frozenset(
+    """Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec January February March April May June July August
+    September October November December Januar Februar März Mai Juni Juli Oktober Dezember Janvier Février
+    Mars Avril Juin Juillet Août Septembre Octobre Novembre Décembre Enero Febrero Marzo Abril Mayo Junio
+    Julio Agosto Septiembre Octubre Noviembre Diciembre""".split()
+)
 #: words of organisation names: a declared "author" with one is the outlet, held back like the site name
 _ORGANISATION = lazy_compile(
     r"\b(?:GmbH|e\.\s?V|AG|KG|Ltd|Inc|LLC|S\.A|Verlag|Verlags|Media|Média|Medien|Editorial|Redaktion|"
@@ -241,6 +257,11 @@ _PLACEHOLDER = lazy_compile(
 #: an account handle after the name ("Jane Doe @janedoe")
 _TRAILING_HANDLE = lazy_compile(r"\s+@\w+$")
 _EMAIL = lazy_compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+#: an e-mail address written against harvesters: "jane[at]example.net", "jane (at) example dot org"
+_OBFUSCATED_EMAIL = lazy_compile(
+    r"[\w.+-]\s*(?:[\[({]\s*(?:at|AT|@)\s*[\])}]|\s(?:at|AT)\s)\s*[\w-]+"
+    r"(?:\.|\s*[\[({]\s*(?:dot|DOT|punkt)\s*[\])}]\s*|\s(?:dot|DOT)\s)[a-zA-Z]{2,}"
+)
 _SLUG = lazy_compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")
 _DIGITS = lazy_compile(r"\d{4}")
 #: leftovers of markup or code: a value with these is not a name
@@ -274,6 +295,8 @@ _OUTLET = lazy_compile(
 #: two or more spaces, or an ideographic space: a gap between names, not inside one
 _WIDE_GAP = lazy_compile(r"\s{2,}|\u3000")
 _CJK_NAME = lazy_compile(rf"^[{_CJK}·•]{{2,4}}$")
+#: a two-character Chinese name with a space between its characters, padded to line up with longer names
+_PADDED_NAME = lazy_compile(rf"^[{_CJK}][\s\u3000]+[{_CJK}]$")
 _UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
 #: the outlet a writer wrote for, after the name: "Jane Doe For The Mail On Sunday", "Jane Doe for Reuters"
 _FOR_OUTLET = lazy_compile(
@@ -312,6 +335,8 @@ def clean_value(value: str | None) -> str | None:
     if not value:
         return None
     value = collapse(_INVISIBLE.sub("", unescape(value)))  # html.unescape raised on 4,300-digit numbers
+    if ("at" in value or "AT" in value or "@" in value) and _OBFUSCATED_EMAIL.search(value):
+        return None  # (before the value is cut at its bracket: "jane[at]example.net" is no "jane")
     value = _BY.sub("", value, count=1)
     value = value.strip(_STRIP)
     end = _VALUE_END.search(value)
@@ -338,7 +363,12 @@ def _names(run: str) -> str | None:
     run = run.lstrip(_STRIP)
     latin = _LATIN_NAMES.match(run)
     if latin:
-        return latin.group(0).strip(_STRIP) or None
+        value = latin.group(0).strip(_STRIP)
+        words = value.rsplit(None, 1)
+        dated = run[latin.end() :].lstrip()[:1].isdigit()
+        if dated and len(words) == 2 and words[1].rstrip(".") in MONTH_WORDS:
+            value = words[0]  # "By Jane Doe Dec 21st, 2018": the date's month is no part of the name
+        return None if not value or _PLACEHOLDER.match(value) else value
     end = _VALUE_END.search(run)
     cut_at_place = end is not None and run[end.start() : end.start() + 2] in ("报道", "发自")
     head = run[: end.start()] if end else run
@@ -758,8 +788,8 @@ def split_names(value: str | None) -> tuple[str, ...]:
 
     >>> split_names("Jane Doe and John Roe"), split_names("王建宏 张文攀"), split_names("甲乙丙、丁戊")
     (('Jane Doe', 'John Roe'), ('王建宏', '张文攀'), ('甲乙丙', '丁戊'))
-    >>> split_names("大渡 美咲"), split_names("伊琳  李清芬")
-    (('大渡 美咲',), ('伊琳', '李清芬'))
+    >>> split_names("大渡 美咲"), split_names("伊琳  李清芬"), split_names("赵  培")
+    (('大渡 美咲',), ('伊琳', '李清芬'), ('赵培',))
     """
     if not value:
         return ()
@@ -776,6 +806,8 @@ def split_names(value: str | None) -> tuple[str, ...]:
             pieces = words  # Chinese names are listed with spaces between them ("大渡 美咲" is one name)
         elif len(wide) > 1 and all(_CJK_NAME.match(w) for w in wide):
             pieces = wide  # a wide gap parts names whatever their surnames ("伊琳  李清芬", "甲乙　丙丁")
+        elif _PADDED_NAME.match(part):
+            pieces = ["".join(words)]  # a two-character name padded to the width of three ("赵  培")
         else:
             pieces = [part]
         names.extend(p for p in pieces if p and p not in names)
@@ -1053,6 +1085,21 @@ def full_name(page: Page, body: BodyResult, name: str) -> str | None:
     return None
 
 
+#: a host's own name (its first label) this long is a name, not a chance run of letters
+MIN_HOST_LABEL_CHARS = 6
+
+
+def _holds_host_name(site: SiteContext, value: str) -> bool:
+    """True when ``value`` is the host's own name with more words: the site's or club's name ("EFC
+    Bayrische Bembel" on bayrische-bembel.de). The name alone may be a person's own blog ("Jane Doe" on
+    janedoe.com), so it does not count."""
+    label = site.label
+    if len(label) < MIN_HOST_LABEL_CHARS:
+        return False
+    key = name_key(value)
+    return key != label and label in key
+
+
 def _author_chain(
     page: Page, body: BodyResult, near: tuple[list[str], list[str], list[str]] | None
 ) -> Found:
@@ -1064,7 +1111,12 @@ def _author_chain(
         if is_outlet(value):
             continue
         head = value.split(",", 1)[0].strip()
-        if site.is_site(value) or is_organisation(value) or (head != value and site.is_site(head)):
+        if (
+            site.is_site(value)
+            or is_organisation(value)
+            or (head != value and site.is_site(head))
+            or _holds_host_name(site, value)
+        ):
             # "Example Verlag GmbH, Nürnberg, Germany": the organisation, without its address
             named = head if is_organisation(head) or site.is_site(head) else value
             held = held or Found(named, f"meta:{key}")
