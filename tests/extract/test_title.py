@@ -509,6 +509,44 @@ def test_a_far_h1_that_is_the_titles_trailing_parts_is_the_banner_even_when_long
     assert title(html) == ("Enchufla Steps", "title-tag")
 
 
+def test_an_h1_in_the_breadcrumb_trail_yields_to_the_h2_headline_the_declared_title_states():
+    # the trail's last crumb is an <h1> (the search engines' copy); the reader sees the <h2>, a kicker
+    # and the headline og:title declares
+    crumbs = (
+        "<nav class='breadcrumb'><a href='/'>Home</a> <a href='/politics'>Politics</a>"
+        " <h1>Budget row: Council delays the vote on school funding</h1></nav>"
+        "<h2><span class='kicker'>Budget row</span> Council puts off school funding vote to March</h2>"
+    )
+    html = page(
+        "<meta property='og:title' content='Council puts off school funding vote to March'>",
+        heading=crumbs,
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council puts off school funding vote to March", "heading:h2")
+
+
+def test_a_breadcrumb_h1_the_declared_title_states_exactly_stays():
+    crumbs = (
+        "<ol class='crumbs'><li><a href='/'>Home</a></li>"
+        "<li><h1>Council delays the school vote</h1></li></ol>"
+        "<h2>Council puts off the school funding vote</h2>"
+    )
+    html = page(
+        "<meta property='og:title' content='Council delays the school vote | Example Times'>"
+        "<meta property='og:site_name' content='Example Times'>",
+        heading=crumbs,
+        body=BODY_EN,
+    )
+    assert title(html) == ("Council delays the school vote", "heading:h1")
+
+
+def test_an_h2_inside_the_text_is_no_headline_for_a_breadcrumb_h1():
+    crumbs = "<ol class='crumbs'><li><a href='/'>Home</a></li><li><h1>What is a heat pump?</h1></li></ol>"
+    body = BODY_EN + "<h2>What is a heat pump worth?</h2>" + BODY_EN
+    html = page("<meta property='og:title' content='What is a heat pump worth to you?'>", crumbs, body)
+    assert title(html)[1] == "heading:h1"
+
+
 # --- site names the page itself spells out, spacing and breadcrumbs ----------------------------------
 
 

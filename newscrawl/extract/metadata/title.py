@@ -32,7 +32,10 @@ Order and cross-check:
    The datasets' titles are the visible headline: where og:title and the <h1> differ, the <h1> is right
    far more often (trafilatura); but a declared title the heading does not back that the page shows as
    a heading of its own (:func:`shown_title`) beats an <h1> that is a section name ("Cronaca" over the
-   story's <h2>). An <h1> that is the <title>'s trailing part, after a longer headline part, is the
+   story's <h2>). An <h1> in a breadcrumb trail (:func:`in_breadcrumb`: the search engines' copy of
+   the title as the trail's last crumb) yields to the <h2> below it, above the text, that a declared
+   title states (:func:`headline_after_crumb`), unless the first declared title is exactly the <h1>.
+   An <h1> that is the <title>'s trailing part, after a longer headline part, is the
    site's banner (:func:`is_banner`: "Post title | Blog name"). An <h1> that is a breadcrumb trail
    ending with the declared headline gives that headline (:func:`last_crumb`); a heading that glues two
    pieces of markup ("Kicker:Headline") is given with the declared title's spacing (:func:`spaced_apart`).
@@ -48,7 +51,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from importlib.resources import files
 from typing import NamedTuple
@@ -113,6 +116,12 @@ NAME_KEY_CACHE = 4096
 MIN_SITE_KEY_CHARS = 4
 #: the headline follows a section-name <h1> within this many elements (6 on the pages seen)
 NEXT_HEADING_ELEMENTS = 10
+#: an <h1> this many levels or fewer inside a breadcrumb trail is the trail's last crumb (the deepest
+#: seen: <nav><ol><li><a><span><h1>, five levels; four loses a page)
+CRUMB_LEVELS = 6
+#: without a main text to stop at, the headline under a breadcrumb <h1> is looked for within this many
+#: elements after it (64 at most on the pages seen, which all have a main text)
+CRUMB_HEADLINE_ELEMENTS = 200
 #: headings shorter than this (characters without spaces) are not headlines
 MIN_HEADING_CHARS = 2
 #: a <title>'s last part opening with the host's name is the site's name up to this many words
@@ -145,6 +154,8 @@ _GUILLEMET_QUOTE = lazy_compile(r"«[^«»\n]{1,200}»|»[^«»\n]{1,200}«|‹[
 #: an arrow glyph opening a heading, maybe in a bracket ("[> Name", "» Headline", ">> Headline")
 _ARROW_OPENING = lazy_compile(r"^\[?\s*[>»›→]+\s*\]?\s*")
 _ARROW_OPENERS = frozenset("[>»›→")
+#: a class, id or aria-label naming a breadcrumb trail ("breadcrumb", "Breadcrumbs_seotitle", "newscrumb")
+_CRUMB_NAME = lazy_compile(r"crumb", re.I)
 #: arrows between the pieces of a breadcrumb trail ("首页 〉 新闻 〉 标题", "Home › News › Headline")
 _CRUMB_ARROWS = "〉》›»>→"
 #: an HTML tag left in a declared title's text ("<div>", "</b>", "<br/>")
@@ -425,6 +436,12 @@ def meta_title(meta: PageMeta, html: str = "") -> tuple[str, str] | None:
     >>> meta_title(PageMeta(meta={"articletitle": "城区新建口袋公园<div>——副标题</div>"}))
     ('articletitle', '城区新建口袋公园 ——副标题')
     """
+    return next(declared_titles(meta, html), None)
+
+
+def declared_titles(meta: PageMeta, html: str = "") -> Iterator[tuple[str, str]]:
+    """Every declared title as (key, value), in the order of ``META_TITLE_KEYS`` (:func:`meta_title`
+    gives the first)."""
     enp: dict[str, str] | None = None
     for key in META_TITLE_KEYS:
         if key == "json-ld:headline":
@@ -438,8 +455,7 @@ def meta_title(meta: PageMeta, html: str = "") -> tuple[str, str] | None:
             value = _MARKUP_TAG.sub(" ", value)
         value = clip(value)
         if value:
-            return key, value
-    return None
+            yield key, value
 
 
 #: elements other than <meta> that schema.org microdata marks as the headline (two found are enough to
@@ -674,6 +690,49 @@ def headline_after_section(
     return None
 
 
+def in_breadcrumb(el: Element | None) -> bool:
+    """True when ``el`` or one of its nearest ancestors (``CRUMB_LEVELS`` in all) is a <nav> or is named
+    a breadcrumb (class, id or aria-label): an <h1> there is the trail's last crumb, a copy of the title
+    for search engines, while the headline the reader sees may be another element.
+
+    >>> from lxml import html
+    >>> div = html.fromstring("<div><ol class='breadcrumb'><li><h1>Title</h1></li></ol><h1>Other</h1></div>")
+    >>> in_breadcrumb(div[0][0][0]), in_breadcrumb(div[1])
+    (True, False)
+    """
+    for _ in range(CRUMB_LEVELS):
+        if el is None:
+            return False
+        if el.tag == "nav" or any(_CRUMB_NAME.search(el.get(a) or "") for a in ("class", "id", "aria-label")):
+            return True
+        el = el.getparent()
+    return False
+
+
+def headline_after_crumb(
+    page: Page, body: BodyResult, heading: Heading, backing: Sequence[str], site: SiteContext
+) -> Heading | None:
+    """The headline under a breadcrumb <h1> (:func:`in_breadcrumb`): the first <h2> after it and before
+    the main text that a declared title or the <title> (``backing``) states. None when another <h1>
+    comes first or no <h2> qualifies."""
+    el = heading.element
+    stats = page.stats
+    if el is None or el not in stats.index:
+        return None
+    start = stats.subtree_end(stats.index[el])
+    anchor = text_anchor(page, body)
+    end = anchor if anchor is not None and anchor > start else start + CRUMB_HEADLINE_ELEMENTS
+    for j in range(start, min(len(stats), end)):
+        tag = stats.tag[j]
+        if tag == "h1":
+            return None
+        if tag == "h2":
+            text = _heading_text(stats.elements[j], site)
+            if text and any(backs(v, text) for v in backing):
+                return Heading(tag, text, True, stats.elements[j])
+    return None
+
+
 def shown_title(page: Page, title: str | None) -> str | None:
     """``title`` when a heading element (<h1>-<h6>) of the page shows exactly it (white space and case
     aside), else None."""
@@ -854,7 +913,8 @@ def find_title(page: Page, body: BodyResult) -> Found:
     """The page's title by the chain in the module docstring; ``Found()`` when nothing qualifies."""
     meta = page.meta
     site = SiteContext(meta, page.url)
-    declared = meta_title(meta, page.html) or microdata_headline(page)
+    values = declared_titles(meta, page.html)
+    declared = next(values, None) or microdata_headline(page)
     declared_raw = declared[1] if declared else None
     backing = [v for v in (declared_raw, meta.title) if v]
     heading = find_heading(page, body, site, backing)
@@ -866,6 +926,12 @@ def find_title(page: Page, body: BodyResult) -> Found:
         heading = None
     if heading and banner:
         heading = headline_after_section(page, heading, meta.title or "", backing, site) or heading
+    if heading and heading.tag == "h1" and in_breadcrumb(heading.element):
+        # the trail's last crumb, unless the page declares exactly it: the headline is an <h2> below it
+        # that a declared title states (the crumb "Kicker: Headline", og:title and the <h2> the news)
+        if not declared_raw or _compact(strip_site_parts(declared_raw, site)) != _compact(heading.text):
+            stating = [*backing, *(v for _, v in values)]
+            heading = headline_after_crumb(page, body, heading, stating, site) or heading
     heading_text = heading.text if heading else None
     if heading:
         tag, text = heading.tag, heading.text
