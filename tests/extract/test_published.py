@@ -259,6 +259,36 @@ def test_a_date_alone_keeps_no_time_shown_for_another_day():
 # --- seed 003: text near the title and the main text ---------------------------------------------------
 
 
+def test_a_date_set_off_in_the_title_beats_a_photo_caption_under_the_heading():
+    head = "<title>Hafenstreik: Was jetzt auf Pendler zukommt | Wirtschaft | Kurier | 14.03.2023</title>"
+    html = page(head, top="<p>Ein Kran im Hafen am ersten Streiktag, 9. März 2023</p>")
+    assert published(html, timezone=None) == ("2023-03-14", "title")
+
+
+@pytest.mark.parametrize(
+    ("og_title", "day"),
+    [
+        ("Neue Brücke über die Saale eröffnet – Kurier – 02.02.2024", "2024-02-02"),
+        ("Stadtrat beschließt den Haushalt : 15.05.2023, 09.12 Uhr", "2023-05-15"),
+    ],
+)
+def test_a_date_set_off_in_og_title(og_title, day):
+    head = f'<meta property="og:title" content="{og_title}">'
+    assert published(page(head), timezone=None) == (day, "title")
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Lagebericht vom 03.05.2021 – Ein Blog",  # the day the page is about
+        "Kreismeisterschaft Jugend B, Neustadt, 7.6.2009 | Turnverein",  # the day of the event
+        "11.11.2022",  # a title that is a date alone
+    ],
+)
+def test_a_date_inside_a_title_part_is_not_read(title):
+    assert published(page(f"<title>{title}</title>"), timezone=None)[1] != "title"
+
+
 def test_labelled_chinese_date_under_the_title():
     html = page(top="来源：新华网 发布时间：2010年12月15日 08:30")
     assert published(html) == ("2010-12-15T08:30:00+08:00", "text-near-title")
@@ -471,6 +501,18 @@ def test_created_at_in_embedded_json_keeps_its_offset():
 def test_unix_time_in_a_wechat_script_is_read_in_the_zone():
     html = page('<script>var nickname = "x";\n    var ct = "1581517074";</script>')
     assert published(html) == ("2020-02-12T22:17:54+08:00", "script")
+
+
+def test_a_release_time_in_page_data_not_the_re_release():
+    html = page(
+        '<script>var data = {"reDeployDt":"2025.03.04 09:30","deployDt":"2025.03.04 07:15"};</script>'
+    )
+    assert published(html, timezone="Asia/Seoul") == ("2025-03-04T07:15:00+09:00", "script")
+
+
+def test_a_release_time_in_a_data_attribute_not_the_re_release():
+    html = page(top='<div data-re-deploy-dt="2025.03.04 09:30" data-deploy-dt="2025.03.04 07:15"></div>')
+    assert published(html, timezone="Asia/Seoul") == ("2025-03-04T07:15:00+09:00", "script")
 
 
 def test_modified_time_is_the_last_resort():

@@ -6,7 +6,10 @@
    the end of the main text (one elsewhere dates a comment or a teaser; "updated" ones and those of an
    embedded post, inside a ``<blockquote>``, are skipped). A ``<time>`` whose text shows a day more than
    one day from its ``datetime`` gives the day shown.
-4. ``text-near-title`` / ``text-near-body-start`` / ``text-near-body-end``: seed 003's report-time rule.
+4. ``title``: a date that is a part of the ``<title>`` (or ``og:title``) of its own, set off by a separator
+   (``... | Europa | Kurier | 14.03.2023``): the site's own statement of the page's date, read before the text
+   near the heading, where a photo caption may date the photo (one fundus page, 4 days early).
+5. ``text-near-title`` / ``text-near-body-start`` / ``text-near-body-end``: seed 003's report-time rule.
    The seed looks for ``\\w{4}[-./,年]\\w{1,2}[-./,月]\\w{1,2}日?`` in blocks i-2..i+2 and j-2..j+2 around
    the first (i) and last (j) main-text blocks. Here the "blocks" are the text just after the heading above
    the main text (its ``<h1>``, or on pages without one the element that opens the ``<title>``), the text
@@ -15,15 +18,16 @@
    publish label ("发布时间：", "Published") wins over an unlabelled one; one after another label
    ("更新时间", "Updated") loses. With no body node, the search starts from the heading, or the beginning
    of the body.
-5. ``meta:<key>`` for the generic keys (``date``, ``dc.date``, ``dcterms.date``, ``created``): they often
+6. ``meta:<key>`` for the generic keys (``date``, ``dc.date``, ``dcterms.date``, ``created``): they often
    hold the page's generation time, so they come after ``<time>`` and the dates near the text (read
    before those, they dated 2 htmldate and 2 trafilatura pages a day late, and no page better).
-6. ``url``: a date in the URL (``/2021-03-05/``, ``/20210305/``, ``/2021/03/05/``, ``t20210305_``).
-7. ``script``: a publish time given only in the raw source (``var pubtime = "..."``, WeChat's
-   ``var ct = "1581517074"``, Sina's comment ``published at 2005-03-21 11:21:30``).
-8. ``page-text``: the first plausible date in the page's visible text; but first a date right after the
+7. ``url``: a date in the URL (``/2021-03-05/``, ``/20210305/``, ``/2021/03/05/``, ``t20210305_``).
+8. ``script``: a publish time given only in the raw source (``var pubtime = "..."``, WeChat's
+   ``var ct = "1581517074"``, Sina's comment ``published at 2005-03-21 11:21:30``, a CMS's
+   ``"deployDt":"2025.03.04 07:15"`` or ``data-deploy-dt``; never its ``reDeployDt``).
+9. ``page-text``: the first plausible date in the page's visible text; but first a date right after the
    page's own headline elsewhere on the page (the page's teaser in a list of articles).
-9. ``meta-modified:<key>`` / ``json-ld:dateModified``: the last-modified time, when nothing else dates it.
+10. ``meta-modified:<key>`` / ``json-ld:dateModified``: the last-modified time, when nothing else dates it.
 
 A site's XPath override (``xpath``), when given, is read before the chain.
 
@@ -146,7 +150,8 @@ _URL_DATE = lazy_compile(
 )
 #: keys under which pages put the publish time in scripts, data attributes and comments: a literal to
 #: find in the lower-cased source and the whole key to match there (``var ct = "`` is WeChat's Unix time,
-#: ``published at`` Sina's comment, ``datepublished`` is found through its ``pub``)
+#: ``published at`` Sina's comment, ``datepublished`` is found through its ``pub``; ``deploydt`` a CMS's
+#: release time, in its page data and a ``data-deploy-dt`` attribute, but not its ``redeploydt``)
 SCRIPT_KEYS: tuple[tuple[bytes, bytes], ...] = (
     (b"pub", rb"pub(?:lish(?:ed)?)?[ _]?(?:time|date|at)"),
     (b"ptime", rb"ptime"),
@@ -154,6 +159,7 @@ SCRIPT_KEYS: tuple[tuple[bytes, bytes], ...] = (
     (b"releasetime", rb"releasetime"),
     (b"showdate(", rb"showdate\("),
     (b'var ct = "', rb'var ct = "'),
+    (b"deploy", rb"(?<![a-z])(?<!re[-_])deploy[-_]?(?:dt|date|time)"),
 )
 _SCRIPT_KEYS = tuple((literal, lazy_compile(key)) for literal, key in SCRIPT_KEYS)
 #: occurrences of one literal looked at ("pub" also opens "public", "publisher")
@@ -618,6 +624,7 @@ def _chain(
         start = None
     heading = _heading(page, start)
     yield _from_times(page, heading, start, parse)
+    yield _from_title(page, reference, parse.month_first), "title"
     yield from _from_text_near(page, body, heading, start, reference, parse.month_first)
     yield from _from_meta(page, WEAK_META_KEYS, "meta", parse)
     url = _from_url(page.url, reference)
@@ -727,6 +734,35 @@ def _article_span(page: Page, heading: Element | None, start: Element | None) ->
     s = index[start]
     lo = index.get(heading, s) if heading is not None else s
     return min(lo, s), stats.subtree_end(s)
+
+
+def _from_title(page: Page, reference: datetime | None, month_first: bool) -> Stamp | None:
+    """A date that is a part of the page's ``<title>`` (or ``og:title``) of its own, set off by a separator
+    (``Hafenstreik | Wirtschaft | Kurier | 14.03.2023``, ``... : 15.05.2023, 09.12 Uhr``): the site states
+    the page's date there. A date inside a part (``Lagebericht vom 03.05.2021``, ``Neustadt, 7.6.2009 |
+    Turnverein``) may name what the page is about, and is not read."""
+    for title in (page.meta.title, page.meta.meta.get("og:title")):
+        if not title or not _ANY_YEAR.search(title):
+            continue
+        parts = _TITLE_SEPARATOR.split(title)
+        if len(parts) < 2:
+            continue
+        for part in parts:
+            if not _ANY_YEAR.search(part):
+                continue
+            hits = find_dates(part, reference=reference, month_first=month_first, relative=False, limit=1)
+            if hits and _TITLE_DATE_REST.fullmatch(part[: hits[0].start]) and _TITLE_DATE_REST.fullmatch(
+                part[hits[0].end :]
+            ):
+                return stamp_of(hits[0])
+    return None
+
+
+#: what separates the parts of a ``<title>``: a bar, a dash or a colon between spaces, a full-width bar
+_TITLE_SEPARATOR = lazy_compile(r"\s+[|\u2013\u2014:-]\s+|\s*[|\uff5c]\s*")
+#: what may stand beside a date that is a title part of its own: punctuation, a time of day the date
+#: patterns leave (``, 11.41``) and one short word (``Uhr``)
+_TITLE_DATE_REST = lazy_compile(r"[\W_]*(?:[0-2]?\d[:.][0-5]\d\s*)?(?:[^\W\d_]{1,3}\.?)?[\W_]*")
 
 
 # --- seed 003: text near the start and the end of the main text ------------------------------------------
