@@ -334,24 +334,31 @@ def aggregate_snippets(pages: Iterable[SnippetCounts]) -> PRF:
 # --- title and date --------------------------------------------------------------------------------------
 
 
-#: typographic variants of the apostrophe and the double quote, and invisible characters (soft hyphen,
-#: zero-width space and joiners, word joiner, BOM): a title is the same headline whichever of these its
-#: page or its annotator used (fundus's truths take og:title's straight quotes where the <h1> prints
-#: curly ones; some truths keep a soft hyphen or a trailing zero-width space)
+#: typographic variants of the apostrophe, the double quote and the dash, the ellipsis character, and
+#: invisible characters (soft hyphen, zero-width space and joiners, word joiner, BOM): a title is the same
+#: headline whichever of these its page or its annotator used (fundus's truths take og:title's straight
+#: quotes where the <h1> prints curly ones; a <title> writes " - " where the <h1> prints " – "; some
+#: truths keep a soft hyphen or a trailing zero-width space)
 _TITLE_TYPOGRAPHY = str.maketrans(
     {**dict.fromkeys("‘’‚‛′`", "'"), **dict.fromkeys("“”„‟″", '"'),
+     **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"), "…": "...",
      **dict.fromkeys("\xad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff", "")}
 )  # fmt: skip
+#: an ellipsis closing a title: a headline with "..." after it is the same headline
+_TRAILING_ELLIPSIS = re.compile(r"\s*\.\.\.$")
 
 
 def title_key(text: str) -> str:
-    """``text`` as titles are compared: white space collapsed, quote marks and apostrophes in their plain
-    form, invisible characters dropped. Letter case is kept.
+    """``text`` as titles are compared: white space collapsed, quote marks, apostrophes and dashes in
+    their plain form, "…" as "...", an ellipsis at the end and invisible characters dropped. Letter case
+    is kept.
 
     >>> title_key("Biden’s  “new” re\\xadcord\\u200b") == 'Biden\\'s "new" record'
     True
+    >>> title_key("Vote delayed – again…"), title_key("Who is she?...")
+    ('Vote delayed - again', 'Who is she?')
     """
-    return normalize_space(text.translate(_TITLE_TYPOGRAPHY))
+    return _TRAILING_ELLIPSIS.sub("", normalize_space(text.translate(_TITLE_TYPOGRAPHY)))
 
 
 def title_match(predicted: str | None, truth: str) -> bool:

@@ -201,6 +201,15 @@ def test_title_match_ignores_quote_typography_and_invisible_characters():
     assert not m.title_match("« Non » dit-il", '"Non" dit-il')  # guillemets are not respelled
 
 
+def test_title_match_reads_dashes_and_ellipses_as_one():
+    assert m.title_match("Budget passed – schools win", "Budget passed - schools win")
+    assert m.title_match("Great things—if it works", "Great things-if it works")
+    assert m.title_match("Alles hat seine Zeit…", "Alles hat seine Zeit...")
+    assert m.title_match("Who is she and what does she do?", "Who is she and what does she do?...")
+    assert not m.title_match("Who is she…", "Who is she and what does she do?")  # a cut title stays cut
+    assert not m.title_match("Budget passed – schools win", "Budget passed schools win")
+
+
 def test_title_case_aside_ignores_letter_case_only():
     assert m.title_match_case_aside("Levelpässe sind bestellbar", "LEVELPÄSSE SIND BESTELLBAR")
     assert m.title_match_case_aside("Mexico’s economy grew", "MEXICO'S ECONOMY GREW")
