@@ -712,3 +712,32 @@ def test_a_declared_author_holding_the_host_name_with_more_words_is_the_site():
 def test_a_padded_two_character_name_is_one_name():
     assert split_names("赵  培") == ("赵培",)
     assert author(page('<meta name="dc.creator" content="赵  培">')) == ("赵培", "meta:dc.creator")
+
+
+def long_text(middle: str, head: str = "", bottom: str = "") -> str:
+    """An English page of sixty paragraphs with ``middle`` in the middle, far from both ends."""
+    paras = [f"<p>{SENTENCE_EN * 2}</p>"] * 60
+    paras.insert(30, middle)
+    return (
+        f"<html><head>{head}</head><body><h1>Headline</h1><div class='content'>{''.join(paras)}</div>"
+        f"<div class='foot'>{bottom}</div></body></html>"
+    )
+
+
+def test_a_labelled_paragraph_inside_the_text_names_the_writer():
+    head = '<meta name="author" content="Example Stiftung e.V.">'
+    line = "<p><strong>Autorin: Jane Doe, Projektleiterin der Stiftung in Tunis.</strong></p>"
+    html = long_text(line, head)
+    assert author(html) == ("Jane Doe", "line:label")
+    # a label among other labelled lines is a record's field: a book review names the book's writer
+    html = long_text("<p>Titel: The Example</p><p>Autorin: Jane Doe</p><p>Verlag: Example Press</p>")
+    assert author(html) == (None, None)
+
+
+def test_the_head_link_to_an_author_page_names_the_writer_far_below_the_text():
+    head = '<link rel="author" href="https://example.org/author/dominique" title="Autoreninformation">'
+    bottom = "<div>" + "<p>Mehr lesen</p>" * 80 + (
+        '<span class="documentAuthor">erstellt von <a href="https://example.org/author/dominique">'
+        "Dominique</a> —</span></div>"
+    )
+    assert author(long_text("", head, bottom)) == ("Dominique", "byline:head-link")

@@ -16,12 +16,16 @@ around the text.
 5. ``byline:class`` / ``byline:link`` -- an element near the text whose class or id says byline or author,
    a link to an author page ("/author/x/"). After rule 4 because portals' author boxes name the account
    that posted, not the reporter.
+   ``line:label`` -- a paragraph anywhere in the text opening with a writer's label ("Autorin: X, Rolle"),
+   unless among other labelled lines (a book's record: "Titel: / Autorin: / Verlag:").
 6. ``line:sign-off`` -- the name after a blog post's closing greeting ("Euer Jan", "Liebe Grüße, Tine").
    ``line:name`` -- a line that is only a name: a Chinese name among the ``ABOVE_NAME_LINES`` lines above
    the text, or a two-to-three-word Latin name closing the content node.
 
 7. ``line:opening`` / ``line:signature`` -- names alone between headline and text; an official notice's
    issuing body above its closing date.
+8. ``byline:head-link`` -- the text of a link to the author page the <head> declares
+   (``<link rel="author" href="/author/x">``), wherever the link sits.
 
 The editor (责任编辑) and the source (来源) are never the author: they are fields of their own
 (:mod:`newscrawl.extract.metadata.credits`). Values lose labels ("作者：") and trailing noise (dates,
@@ -36,6 +40,7 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from importlib.resources import files
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -910,11 +915,49 @@ def _opening_byline(paragraphs: tuple[str, ...]) -> Found:
     return NOT_FOUND
 
 
+def _labelled_paragraph(paragraphs: tuple[str, ...]) -> Found:
+    """A paragraph anywhere in the text that opens with a writer's label ("Autorin: Jane Doe, Projektleiterin
+    der Stiftung."): the writer of a text that closes with an interview or a contact box, where the edges
+    of the text hold no byline. A label among other labelled lines is a record's field, not a byline (a
+    book review's "Titel: X / Autorin: Y / Verlag: Z")."""
+    for i, paragraph in enumerate(paragraphs):
+        if len(paragraph) > 2 * MAX_BYLINE_LINE or not _LABEL_OPENING.match(paragraph):
+            continue
+        around = paragraphs[max(0, i - 1) : i] + paragraphs[i + 1 : i + 2]
+        if any(len(p) <= MAX_BYLINE_LINE and _OTHER_LABEL.match(p) for p in around):
+            continue
+        for value in _keyword_values(paragraph.split(",", 1)[0], _WRITER, people=True):
+            return Found(value, "line:label")  # (the name without the role after its comma)
+    return NOT_FOUND
+
+
 #: a blog post's closing greeting before the writer's name ("Euer Jan", "Liebe Grüße, Tine", "Cheers, Sam")
 _SIGN_OFF = lazy_compile(
     rf"^(?:Euer|Eure|Eurer|Dein|Deine|(?:Viele|Liebe|Herzliche|Beste)\s+Grüße|Cheers|Yours)[,!]?\s+"
     rf"({_LATIN_WORD}(?:\s+{_LATIN_WORD})?)[.!]?$"
 )
+
+
+#: the author page the <head> links to (``<link rel="author" href="/author/jane-doe">``)
+_HEAD_AUTHOR_LINK = etree.XPath(
+    "/html/head/link[contains(concat(' ', normalize-space(@rel), ' '), ' author ')]/@href"
+)
+#: the links of the body to a given address
+_LINKS_TO = etree.XPath("/html/body//a[@href = $href]")
+
+
+def _linked_author(page: Page) -> Found:
+    """The name a link to the author page the <head> declares shows (Plone and others write
+    ``<link rel="author">`` in the head and the byline far below the text): ``byline:head-link``."""
+    for href in _HEAD_AUTHOR_LINK(page.root):
+        if not isinstance(href, str) or not _AUTHOR_HREF.search(href):
+            continue
+        path = urlsplit(href.strip()).path
+        for el in [*_LINKS_TO(page.root, href=href), *_LINKS_TO(page.root, href=path)]:
+            value = clean_value(_element_text(el))
+            if value and not _in_aside(el):
+                return Found(value, "byline:head-link")
+    return NOT_FOUND
 
 
 def _sign_off(paragraphs: tuple[str, ...]) -> Found:
@@ -1166,10 +1209,12 @@ def _author_chain(
         _writer_line(lines, body.paragraphs)
         or _writer_line(keyword_lines(text_start_lines(page, body)), ())
         or markup
+        or _labelled_paragraph(body.paragraphs)
         or _sign_off(body.paragraphs)
         or _name_line(above, closing)
         or _opening_byline(body.paragraphs)
         or _signature(body.paragraphs)
+        or _linked_author(page)
     )
     if found:
         return found
