@@ -112,8 +112,10 @@ _UNSEEN_CLASS = lazy_compile(
 )
 
 
+@lru_cache(maxsize=8192)
 def is_unseen(cls: str | None) -> bool:
-    """Whether a class hides its element's text from the eye (kept for screen readers).
+    """Whether a class hides its element's text from the eye (kept for screen readers). Cached: ``auto``
+    asks about most elements of the content root, and a page repeats a few class names many times.
 
     >>> is_unseen("sr-only"), is_unseen("go-vh"), is_unseen("u-visuallyHidden"), is_unseen("hidden md:block")
     (True, True, True, False)

@@ -80,6 +80,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from newscrawl.extract.algorithms.base import fraction, positive, register
 from newscrawl.extract.blockchoice import shipped_model, widen
@@ -215,7 +216,10 @@ def chrome_at(stats: NodeStats, i: int) -> bool:
     return _chrome(stats.tag[i], stats.classes[i], stats.ids[i])
 
 
+@lru_cache(maxsize=8192)
 def _chrome(tag: str, cls: str | None, ident: str | None) -> bool:
+    """Cached: ``prune`` asks about each element of the root twice, and a page repeats its few class
+    names (the regular expressions behind the answer cost several times a cache look-up)."""
     return tag in CHROME_TAGS or is_caption(tag, cls) or looks_like_boilerplate(cls, ident)
 
 
@@ -250,20 +254,25 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
     skip: set[Element] = set()
     unseen: set[Element] = set()
     i, end = root + 1, stats.subtree_end(root)
+    tags, classes = stats.tag, stats.classes
     while i < end:
-        el, c = els[i], chars[i]
-        if c and c < limit and el.tag != "a" and (
+        c = chars[i]
+        if not c or c >= limit:
+            i += 1
+            continue
+        tag = tags[i]
+        if tag != "a" and (
             (
                 links[i] > params.max_link_share * c
                 and c - links[i] < text_floor
-                and not (el.tag == "p" and c - links[i] >= params.linked_sentence_chars)
+                and not (tag == "p" and c - links[i] >= params.linked_sentence_chars)
             )
             or (chrome_at(stats, i) and _signature(stats, i) not in keep and not _anchor_heading(stats, i))
         ):
-            skip.add(el)
+            skip.add(els[i])
             i = stats.subtree_end(i)
-        elif c and c < limit and (el.tag in RUBY_TEXT_TAGS or is_unseen(stats.classes[i])):
-            unseen.add(el)  # no word of the running text is cut: it goes even from inside a sentence
+        elif tag in RUBY_TEXT_TAGS or is_unseen(classes[i]):
+            unseen.add(els[i])  # no word of the running text is cut: it goes even from inside a sentence
             i = stats.subtree_end(i)
         else:
             i += 1
@@ -296,11 +305,12 @@ def same_path_nodes(stats: NodeStats, root: int, levels: int) -> tuple[list[int]
             break
         path.append((stats.tag[top], _class_of(stats, top)))
         top = stats.parent[top]
-    depth, tag = stats.depth[root], stats.tag[root]
+    depths, tags = stats.depth, stats.tag
+    depth, tag = depths[root], tags[root]
     out: list[int] = []
     i, end = top, stats.subtree_end(top)
     while i < end:
-        if i == root or (stats.depth[i] == depth and stats.tag[i] == tag and _same_path(stats, i, path)):
+        if i == root or (depths[i] == depth and tags[i] == tag and _same_path(stats, i, path)):
             out.append(i)
             i = stats.subtree_end(i)
         else:
