@@ -305,16 +305,11 @@ def same_path_nodes(stats: NodeStats, root: int, levels: int) -> tuple[list[int]
             break
         path.append((stats.tag[top], _class_of(stats, top)))
         top = stats.parent[top]
-    depths, tags = stats.depth, stats.tag
-    depth, tag = depths[root], tags[root]
-    out: list[int] = []
-    i, end = top, stats.subtree_end(top)
-    while i < end:
-        if i == root or (depths[i] == depth and tags[i] == tag and _same_path(stats, i, path)):
-            out.append(i)
-            i = stats.subtree_end(i)
-        else:
-            i += 1
+    depths, index = stats.depth, stats.index
+    depth = depths[root]
+    # lxml finds the elements of the root's tag (in document order); none at the root's depth nests in another
+    same_tag = map(index.__getitem__, stats.elements[top].iter(stats.tag[root]))
+    out = [i for i in same_tag if i == root or (depths[i] == depth and _same_path(stats, i, path))]
     return out, top
 
 
