@@ -246,11 +246,23 @@ class DuplicateIndex:
         """:meth:`add` for a text whose :func:`simhash` is known (0: no tokens, not indexed)."""
         if fingerprint == 0:
             return None
-        row = self.db.execute(
-            f"SELECT rowid FROM {FINGERPRINTS} WHERE canonical_url = ?", (canonical_url,)
-        ).fetchone()
-        match = self.find(fingerprint, before=row[0] if row else None, exclude=canonical_url)
-        if match is None and row is None:
+        # one query for this URL's own row and the rows sharing a band: two cost the reactor two waits for
+        # the GIL, which SQLite lets go of in every statement (the dispatcher and writer threads take it)
+        where = " OR ".join(f"b{i} = ?" for i in range(BANDS))
+        rows = self.db.execute(
+            f"SELECT rowid, canonical_url, simhash FROM {FINGERPRINTS} WHERE canonical_url = ? OR {where}",
+            (canonical_url, *bands(fingerprint)),
+        ).fetchall()
+        own = next((rowid for rowid, url, _ in rows if url == canonical_url), None)
+        best: tuple[int, str, int] | None = None
+        for rowid, url, stored in rows:
+            if url == canonical_url or (own is not None and rowid >= own):
+                continue
+            distance = hamming(fingerprint, _unsigned(stored))
+            if distance <= self.max_distance and (best is None or rowid < best[0]):
+                best = (rowid, url, distance)
+        match = Match(best[1], best[2]) if best else None
+        if match is None and own is None:
             # not written yet: the copies held in memory that were added before this one
             for url, held in self._pending.items():
                 if url == canonical_url:

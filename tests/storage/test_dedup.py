@@ -241,3 +241,22 @@ def test_pipeline_uses_the_workers_fingerprint_only_for_the_text_it_was_made_fro
     pipeline.close_spider()
     assert used["duplicate_of"] == "http://a/1" and ignored["duplicate_of"] is None
     assert "fingerprint" not in used and "fingerprint" not in ignored
+
+
+def test_adding_a_fingerprint_asks_the_store_once(tmp_path):
+    """Each statement lets go of the GIL, and the crawl's reactor then waits for its dispatcher and writer
+    threads to give it back: one query finds the URL's own row and the rows sharing a band."""
+    path = tmp_path / "store.sqlite3"
+    idx = DuplicateIndex(path, flush_every=2)
+    idx.open()
+    idx.add("http://a/1", STORY)
+    idx.add("http://b/2", OTHER)  # both written
+    statements: list[str] = []
+    idx.db.set_trace_callback(statements.append)
+    copy = idx.add("http://c/3", STORY)
+    again = idx.add("http://a/1", STORY)  # the first copy crawled again: still nobody's duplicate
+    idx.db.set_trace_callback(None)
+    idx.close()
+    assert copy is not None and copy.canonical_url == "http://a/1" and again is None
+    assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 2
+    assert written(path) == ["http://a/1", "http://b/2", "http://c/3"]
