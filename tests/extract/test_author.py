@@ -559,7 +559,8 @@ def test_an_interview_byline_names_guest_and_interviewer():
 
 def test_a_magazine_role_label_is_dropped_from_byline_markup():
     top = "<div class='article-author'><p>Text und Interview: Harald Example</p></div>"
-    assert author(page(top=top, en=True)) == ("Harald Example", "byline:class")
+    # (the credit line's rule comes before the markup's)
+    assert author(page(top=top, en=True)) == ("Harald Example", "line:writer")
 
 
 def test_a_label_alone_is_no_name():
@@ -741,3 +742,32 @@ def test_the_head_link_to_an_author_page_names_the_writer_far_below_the_text():
         "Dominique</a> —</span></div>"
     )
     assert author(long_text("", head, bottom)) == ("Dominique", "byline:head-link")
+
+
+def test_a_magazine_credit_line_names_the_writer():
+    assert author(page(top="Text &amp; Fotos: Jane Doe", en=True)) == ("Jane Doe", "line:writer")
+    assert author(page(top="Text: Jane Doe, Fotos: John Roe", en=True)) == ("Jane Doe", "line:writer")
+    # a role word opening running text names no one
+    assert author(page(top="Interview: Wie es weitergeht", en=True)) == (None, None)
+
+
+def test_a_credits_table_role_over_a_name_names_the_writer():
+    credits = (
+        "<div class='credits'><div class='label'>Interview</div><div class='text'>JANE DOE</div>"
+        "<div class='label'>Fotograf</div><div class='text'>JOHN ROE</div></div>"
+    )
+    assert author(page(last=credits, en=True)) == ("JANE DOE", "line:writer")
+
+
+def test_a_declared_author_that_is_the_declared_publisher_yields_to_the_byline():
+    head = (
+        '<meta name="author" content="Example Illustrierte">'
+        '<meta name="DC.publisher" content="Example Illustrierte">'
+    )
+    html = page(head, top="Text &amp; Fotos: Jane Doe", en=True)
+    assert author(html) == ("Jane Doe", "line:writer")
+    organisation = {"@type": "Organization", "name": "Example Illustrierte"}
+    head = '<meta name="author" content="Example Illustrierte">'
+    head += ld({"@type": "Article", "publisher": organisation})
+    html = page(head, top="Von Jane Doe", en=True)
+    assert author(html) == ("Jane Doe", "line:writer")

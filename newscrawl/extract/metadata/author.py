@@ -315,6 +315,7 @@ _LATIN_FULL_NAME = rf"{_LATIN_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_LATIN_WORD}){{1,3}
 #: (after a comma only a name of two or more words follows: "Jane Doe, Reuters" is one name and an outlet)
 #: an interview's byline names the guest and the interviewer: "Jane Doe im Gespräch mit John Roe"
 _IN_CONVERSATION = r"(?:im Gespräch mit|in conversation with)"
+_LATIN_FULL = lazy_compile(_LATIN_FULL_NAME)
 _LATIN_NAMES = lazy_compile(
     rf"{_LATIN_NAME}(?:\s*,\s*{_LATIN_FULL_NAME}|\s+(?:and|And|und|&|y|et|e)\s+{_LATIN_NAME}|"
     rf"\s+{_IN_CONVERSATION}\s+{_LATIN_FULL_NAME}){{0,5}}"
@@ -634,6 +635,8 @@ def _range_lines(page: Page, start: int, stop: int) -> list[str]:
 
 #: a writer's label alone, its name in the next element ("<h4>Autor</h4><p><a>Jane Doe</a></p>")
 _LABEL_ONLY = lazy_compile(r"^(?:Autor(?:in)?|Author|作者)\s*[:：]?$")
+#: a writer's role alone in a magazine's credits table, its name in the next element
+_ROLE_ONLY = lazy_compile(r"^(?:Text|TEXT|Texte|Interview|INTERVIEW|Words|WORDS)\s*:?$")
 #: the longest such label
 MAX_LABEL_CHARS = 9
 
@@ -652,8 +655,14 @@ def _join_labels(lines: list[str]) -> list[str]:
     short = [k for k, line in enumerate(lines) if len(line) <= MAX_LABEL_CHARS]  # (cheap: no regex per line)
     for k in short:
         line = lines[k]
-        if k + 1 < len(lines) and _LABEL_ONLY.match(line):
-            lines[k : k + 2] = [f"{line.rstrip(':： ')}: {lines[k + 1]}"]
+        if k + 1 >= len(lines):
+            break
+        after = lines[k + 1]
+        if _LABEL_ONLY.match(line) or (
+            # a credits table's role over a name alone ("Interview" / "SVEN MICHAELSEN")
+            _ROLE_ONLY.match(line) and len(after) <= MAX_NAME_LINE and _LATIN_NAMES.fullmatch(after)
+        ):
+            lines[k : k + 2] = [f"{line.rstrip(':： ')}: {after}"]
             break
     return lines
 
@@ -848,7 +857,7 @@ def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
                 if len(other) <= MAX_BYLINE_LINE and _WRITER.search(other.strip()[:BYLINE_KEY_CHARS]):
                     names += [n for v in _keyword_values(other, _WRITER, people=True) for n in split_names(v)]
             return Found(join_names(dict.fromkeys(names)), "line:writer")
-        by = _by_line(line)
+        by = _by_line(line) or _role_line(line)
         if by:
             return Found(by, "line:writer")
         m = _DATE_THEN_NAME.match(line)
@@ -892,6 +901,23 @@ def _by_line(line: str) -> str | None:
             continue
         return by
     return None
+
+
+#: what may follow the names of a role line: its end, or the next credit ("Text: X, Fotos: Y", "Text: X | ")
+_ROLE_NAMES_END = lazy_compile(r"\s*(?:$|[,;|/(])")
+
+
+def _role_line(line: str) -> str | None:
+    """The writer of a magazine's credit line: "Text: Jane Doe", "Text & Fotos: Jane Doe", "Interview:
+    Jane Doe, Fotos: John Roe". A full name of two words or more, and nothing but credits after it: a
+    role word opens running text too ("Interview: Wie es weitergeht")."""
+    if len(line) > MAX_BYLINE_LINE or line[:1] not in "TIWtiw" or not (m := _ROLE_LABEL.match(line)):
+        return None
+    rest = line[m.end() :]
+    names = _LATIN_NAMES.match(rest)
+    if not names or not _LATIN_FULL.match(rest) or not _ROLE_NAMES_END.match(rest, names.end()):
+        return None
+    return _names(rest)
 
 
 def _opening_byline(paragraphs: tuple[str, ...]) -> Found:
@@ -1018,6 +1044,8 @@ def _other_byline(line: str) -> bool:
         return True
     if "| By " in line or "| by " in line or "ritten by" in line:
         return True  # "Food | By Jane Doe | May 2", "Written by: Jane Doe"
+    if line[:1] in "TIWtiw" and ":" in line and _ROLE_LABEL.match(line):
+        return True  # "Text & Fotos: Jane Doe"
     return ("by " in line or "By " in line or "BY " in line or "von " in line) and bool(_TIME_BY.search(line))
 
 
@@ -1143,6 +1171,25 @@ def _holds_host_name(site: SiteContext, value: str) -> bool:
     return key != label and label in key
 
 
+#: meta keys naming the publisher
+META_PUBLISHER_KEYS = ("dc.publisher", "dcterms.publisher", "publisher")
+
+
+def publishers(meta: PageMeta) -> frozenset[str]:
+    """The name keys of the page's declared publishers: meta ``DC.publisher`` and kin, JSON-LD ``publisher``
+    organisations. A declared author of the same name is the publisher ("Example Verlag" as both)."""
+    names = [meta.meta[k] for k in META_PUBLISHER_KEYS if k in meta.meta]
+    for obj in meta.json_ld:
+        value = obj.get("publisher")
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                kind = item.get("@type")
+                kinds = kind if isinstance(kind, list) else [kind]
+                if any(isinstance(k, str) and "Organization" in k for k in kinds):
+                    names.append(item["name"])
+    return frozenset(k for k in map(name_key, names) if k)
+
+
 def _author_chain(
     page: Page, body: BodyResult, near: tuple[list[str], list[str], list[str]] | None
 ) -> Found:
@@ -1150,6 +1197,7 @@ def _author_chain(
     site = SiteContext(meta, page.url)
     held: Found = NOT_FOUND  # a declared "author" that is only the site's own name or a company
     declared: dict[str, list[str]] = {}
+    published_by = publishers(meta)
     for key, value in _declared(meta):
         if is_outlet(value):
             continue
@@ -1159,6 +1207,7 @@ def _author_chain(
             or is_organisation(value)
             or (head != value and site.is_site(head))
             or _holds_host_name(site, value)
+            or name_key(value) in published_by
         ):
             # "Example Verlag GmbH, Nürnberg, Germany": the organisation, without its address
             named = head if is_organisation(head) or site.is_site(head) else value
