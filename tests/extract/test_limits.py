@@ -263,6 +263,11 @@ def test_a_page_of_many_elements_just_under_the_attribute_limit_is_refused() -> 
         ('<b x=">">' * 1_000, []),
         ("<div " + " ".join(f"a{i}" for i in range(70)) + ">" + "<p a b>" * 3, [70]),
         ('<div t="1 > 0" ' + " ".join(f"a{i}" for i in range(70)) + ">", [71]),
+        # end tags: a bare one is passed over whole; libxml2 reads the attributes of any other
+        ("</div>" * 100 + "<div " + " ".join(f"a{i}" for i in range(70)) + ">", [70]),
+        ("</div " + " ".join(f"a{i}" for i in range(70)) + ">", [70]),
+        ("</div/" + "/".join(f"a{i}" for i in range(70)) + ">", [70]),
+        ("</SCRIPT><script>" + "<p " * 70 + "</script>", []),
     ],
 )
 def test_start_tags_are_read_as_html5_reads_them(text: str, counts: list[int]) -> None:
@@ -461,3 +466,15 @@ def test_the_smallest_page_with_too_many_attributes_is_still_counted() -> None:
     page = "<p " + " ".join(names) + ">"  # 41 attributes in 85 bytes; the limit: 40
     r = extract(page, limits=Limits(max_nodes=10))
     assert r.error == "page too large: 41 attributes, over 4 per element of the limit max_nodes=10"
+
+
+def test_long_class_and_id_values_are_cut_on_every_element_the_root_included() -> None:
+    from newscrawl.extract.limits import MAX_NAME_CHARS, cap_names
+
+    long = "x" * (MAX_NAME_CHARS + 5)
+    root = etree.fromstring(
+        f'<html class="{long}"><head><meta id="{long}"/></head>'
+        f'<body><p class="{long}" id="{long}">t</p><p class="short">u</p></body></html>'
+    )
+    assert cap_names(root) == 4
+    assert [len(v) for v in root.xpath("//@class | //@id")] == [MAX_NAME_CHARS] * 4 + [5]
