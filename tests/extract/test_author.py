@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from newscrawl.extract import extract
-from newscrawl.extract.metadata.author import MAX_AUTHOR_CHARS, clean_value, split_names
+from newscrawl.extract.metadata.author import MARKUP_ELEMENTS, MAX_AUTHOR_CHARS, clean_value, split_names
 
 SENTENCE_ZH = "这是一段新闻正文，讲述了本地发生的一件事情，市民反映情况良好。"
 SENTENCE_EN = "The council met on Tuesday evening to discuss the new budget for schools. "
@@ -771,3 +771,25 @@ def test_a_declared_author_that_is_the_declared_publisher_yields_to_the_byline()
     head += ld({"@type": "Article", "publisher": organisation})
     html = page(head, top="Von Jane Doe", en=True)
     assert author(html) == ("Jane Doe", "line:writer")
+
+
+# --- byline markup: what the scan of the near range reads ---------------------------------------------
+
+
+def test_link_to_an_author_page_in_capitals():
+    top = '<a href="/AUTHOR/jane-doe/">Jane Doe</a>'
+    assert author(page(top=top, en=True)) == ("Jane Doe", "byline:link")
+
+
+def test_link_to_an_author_page_with_a_dotted_capital_i():
+    # a non-ASCII link goes to the case-blind pattern, which reads U+0130 as an "i"
+    top = '<a href="/wr\u0130ter/jane-doe/">Jane Doe</a>'
+    assert author(page(top=top, en=True)) == ("Jane Doe", "byline:link")
+
+
+def test_itemprop_author_far_above_the_text_is_not_read():
+    far = '<span itemprop="author">Jane Doe</span>' + "<i></i>" * (MARKUP_ELEMENTS + 10)
+    html = page(en=True).replace("<div class='nav'>", f"<div class='nav'>{far}", 1)
+    assert author(html) == (None, None)
+    near = '<span itemprop="author">Jane Doe</span>'
+    assert author(page(top=near, en=True)) == ("Jane Doe", "byline:itemprop")

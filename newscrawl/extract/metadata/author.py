@@ -131,6 +131,8 @@ NOT_AFTER_REPORTER = (
     "暗访|连线|来到|随机|日前|近日|昨日|今天|昨天|致电|联系|查询|登录"
 )
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
+#: the elements marked as the writer in schema.org microdata, found from the ``itemprop`` attributes up
+_AUTHOR_ITEMPROP = etree.XPath("descendant-or-self::*/@itemprop[. = 'author' or . = 'creator']/..")
 #: class / id tokens of byline markup; containers of comments, bios and author lists are not bylines
 _BYLINE_CLASS = lazy_compile(
     r"(?:^|[\s_-])(?:by-?line|author|autor|auteurs?|autore|writer)(?:[\s_-]?name)?(?:$|[\s_-])", re.I
@@ -505,23 +507,26 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     bylines sit by the text, and a whole-tree search costs more than the rest of the chain.
     """
     stats = page.stats
-    elements, tags, classes, ids = stats.elements, stats.tag, stats.classes, stats.ids
+    elements, tags, classes, ids, index = stats.elements, stats.tag, stats.classes, stats.ids, stats.index
+    # the itemprop holders found from the attributes up, once (reading every element's itemprop costs more)
+    itemprops = {index[el] for el in _AUTHOR_ITEMPROP(page.body) if el in index}
     rel: str | None = None
     linked: str | None = None
     marked: str | None = None
     for i in near_indexes(page, body):
-        el = elements[i]
-        get = el.get
-        if get("itemprop") in ("author", "creator"):
+        if i in itemprops:
+            el = elements[i]
             inner = _ITEMPROP_NAME(el)
             value = clean_value(_element_text(inner[0]) if inner else _element_text(el))
             if value and not _in_aside(el):
                 return Found(value, "byline:itemprop")
-        if tags[i] == "a":
+        if tags[i] == "a" and (rel is None or linked is None):
+            el = elements[i]
+            get = el.get
             if rel is None and "author" in (get("rel") or "").split():
                 rel = _byline_value(_element_text(el))
                 rel = None if rel and _in_aside(el) else rel
-            if linked is None and _AUTHOR_HREF.search(get("href") or ""):
+            if linked is None and _author_href(get("href")):
                 linked = clean_value(_element_text(el))
                 linked = None if linked and _in_aside(el) else linked
         if marked is None:
@@ -533,6 +538,7 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
             if not ("author" in low or "byline" in low or "aut" in low or "writer" in low):
                 continue
             if _BYLINE_CLASS.search(marks) and not _NOT_BYLINE_CLASS.search(marks):
+                el = elements[i]
                 text = _element_text(el)
                 marked = _byline_value(text) if len(text) <= MAX_BYLINE_LINE else None
                 marked = None if marked and _in_aside(el) else marked
@@ -563,6 +569,17 @@ def _in_aside(el: Element) -> bool:
         if (cls or ident) and _ASIDE_CLASS.search(f"{cls or ''} {ident or ''}"):
             return True
     return False
+
+
+def _author_href(href: str | None) -> bool:
+    """Whether ``href`` links to a writer's page (``_AUTHOR_HREF``)."""
+    if not href:
+        return False
+    if href.isascii():  # (an ASCII link matches only with '/aut' or '/writer' in it: no regex for most)
+        low = href.lower()
+        if "/aut" not in low and "/writer" not in low:
+            return False
+    return bool(_AUTHOR_HREF.search(href))
 
 
 def near_indexes(page: Page, body: BodyResult) -> list[int]:
