@@ -793,3 +793,12 @@ def test_itemprop_author_far_above_the_text_is_not_read():
     assert author(html) == (None, None)
     near = '<span itemprop="author">Jane Doe</span>'
     assert author(page(top=near, en=True)) == ("Jane Doe", "byline:itemprop")
+
+
+def test_the_posts_own_author_link_beats_a_meta_author_naming_others():
+    head = '<meta name="author" content="Jane Doe - John Roe">'
+    top = 'Erstellt von <a href="https://example.org/author/fabian/">Fabian</a> am 6. Mai 2014'
+    assert author(page(head, top=top, en=True)) == ("Fabian", "byline:link")
+    # a link whose address spells another name (a shared account) does not
+    top = 'Erstellt von <a href="https://example.org/author/redaktion/">Fabian</a> am 6. Mai 2014'
+    assert author(page(head, top=top, en=True)) == ("Jane Doe - John Roe", "meta:author")

@@ -2,7 +2,9 @@
 around the text.
 
 1. ``meta:<key>`` -- meta author, article:author, dc.creator, byl, sailthru.author, parsely-author ...
-   (every tag of a repeated key: several ``<meta name="author">`` are several writers);
+   (every tag of a repeated key: several ``<meta name="author">`` are several writers), unless the post's
+   own author link by the headline ("/author/jane-doe/" showing "Jane Doe") names none of them
+   (``byline:link``: the meta names the theme's or the site's owners);
    ``meta:enp:author`` -- the ``<!--enpproperty <author>`` record of Chinese portals' CMS.
 2. ``json-ld:author`` -- JSON-LD ``author`` / ``creator`` (a string, ``{"name": ...}`` or a list of them).
    A declared author that is only the site's own name (og:site_name, the host, ``data/site_names.txt``), a
@@ -547,6 +549,35 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     if marked:
         return Found(marked, "byline:class")
     return Found(linked, "byline:link") if linked else NOT_FOUND
+
+
+def _own_author_link(page: Page, body: BodyResult) -> str | None:
+    """The name an author-page link by the text shows when the link's address spells that name
+    ("/author/boris-t-kaiser/" showing "Boris T. Kaiser"): the post's writer as its CMS knows it. None when
+    links name several people (a list of related posts)."""
+    stats = page.stats
+    elements, tags = stats.elements, stats.tag
+    found: str | None = None
+    anchor = text_anchor(page, body)
+    if anchor is None:
+        return None
+    top = range(max(0, anchor - MARKUP_ELEMENTS), min(len(tags), anchor + EDGE_ELEMENTS))
+    for i in [i for i in top if tags[i] == "a"]:  # (the byline sits by the headline, related lists below)
+        el = elements[i]
+        href = el.get("href")
+        if not _author_href(href):
+            continue
+        m = _AUTHOR_HREF.search(href or "")
+        if m is None:
+            continue
+        value = clean_value(_element_text(el))
+        slug = m.group(0).rstrip("/").rsplit("/", 1)[-1]
+        if not value or name_key(slug) != name_key(value) or _in_aside(el):
+            continue
+        if found is not None and found != value:
+            return None
+        found = value
+    return found
 
 
 #: containers whose names are not the article's writer: a comment's author, a picture's licence or caption
@@ -1248,6 +1279,11 @@ def _author_chain(
         listed = split_names(_json_ld_author(meta))
         if len(listed) > len(names) and set(names) <= set(listed):
             return Found(join_names(listed), "json-ld:author")
+        # the post's own author link by the text ("/author/fabian/" showing "Fabian") naming none of the
+        # declared people: the meta tag names the theme's or the site's owners
+        own = _own_author_link(page, body)
+        if own and not _same_people(names, [own]):
+            return Found(own, "byline:link")
         return Found(join_names(names), f"meta:{key}")
     enp = enp_properties(page.html).get("author")
     if enp:
