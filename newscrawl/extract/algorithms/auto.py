@@ -232,9 +232,9 @@ def chrome_holding_the_text(stats: NodeStats, root: int, limit: float) -> set[tu
     ``limit`` characters: an article split over repeated ``div.sidebar-grid__container`` blocks is
     not page chrome, whatever its class says."""
     held: dict[tuple[str, str], int] = {}
-    tags, chars = stats.tag, stats.chars
+    tags, chars, classes, ids = stats.tag, stats.chars, stats.classes, stats.ids
     for i in range(root + 1, stats.subtree_end(root)):
-        if chars[i] and tags[i] != "a" and chrome_at(stats, i):
+        if chars[i] and tags[i] != "a" and _chrome(tags[i], classes[i], ids[i]):
             sig = _signature(stats, i)
             held[sig] = held.get(sig, 0) + chars[i] - stats.link_chars[i]
     return {sig for sig, n in held.items() if n > limit}
@@ -254,7 +254,7 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
     skip: set[Element] = set()
     unseen: set[Element] = set()
     i, end = root + 1, stats.subtree_end(root)
-    tags, classes = stats.tag, stats.classes
+    tags, classes, ids = stats.tag, stats.classes, stats.ids
     while i < end:
         c = chars[i]
         if not c or c >= limit:
@@ -267,7 +267,11 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
                 and c - links[i] < text_floor
                 and not (tag == "p" and c - links[i] >= params.linked_sentence_chars)
             )
-            or (chrome_at(stats, i) and _signature(stats, i) not in keep and not _anchor_heading(stats, i))
+            or (
+                _chrome(tag, classes[i], ids[i])
+                and _signature(stats, i) not in keep
+                and not _anchor_heading(stats, i)
+            )
         ):
             skip.add(els[i])
             i = stats.subtree_end(i)
