@@ -802,3 +802,13 @@ def test_the_posts_own_author_link_beats_a_meta_author_naming_others():
     # a link whose address spells another name (a shared account) does not
     top = 'Erstellt von <a href="https://example.org/author/redaktion/">Fabian</a> am 6. Mai 2014'
     assert author(page(head, top=top, en=True)) == ("Jane Doe - John Roe", "meta:author")
+
+
+def test_a_standfirst_crediting_the_writer_beats_the_posting_account():
+    head = '<meta name="author" content="Paul Poster">'
+    first = "<em>Ein Interview von <strong>Jane Doe</strong> mit <strong>John Roe</strong>.</em>"
+    assert author(page(head, first=first, en=True)) == ("Jane Doe", "line:credit")
+    assert author(page(first="Eine Kolumne von Jane Doe", en=True)) == ("Jane Doe", "line:credit")
+    # a sentence of running text opening the same way is no credit
+    first = "Ein Flug von American Airlines musste am Montag in Chicago notlanden, meldet die Behörde."
+    assert author(page(head, first=first, en=True)) == ("Paul Poster", "meta:author")

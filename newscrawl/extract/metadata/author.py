@@ -4,7 +4,8 @@ around the text.
 1. ``meta:<key>`` -- meta author, article:author, dc.creator, byl, sailthru.author, parsely-author ...
    (every tag of a repeated key: several ``<meta name="author">`` are several writers), unless the post's
    own author link by the headline ("/author/jane-doe/" showing "Jane Doe") names none of them
-   (``byline:link``: the meta names the theme's or the site's owners);
+   (``byline:link``: the meta names the theme's or the site's owners), or a standfirst credits another
+   (``line:credit``: "Ein Interview von X mit Y."; the meta names the account that posted it);
    ``meta:enp:author`` -- the ``<!--enpproperty <author>`` record of Chinese portals' CMS.
 2. ``json-ld:author`` -- JSON-LD ``author`` / ``creator`` (a string, ``{"name": ...}`` or a list of them).
    A declared author that is only the site's own name (og:site_name, the host, ``data/site_names.txt``), a
@@ -13,8 +14,10 @@ around the text.
 3. ``byline:itemprop`` / ``byline:rel`` -- ``itemprop="author"`` (its ``itemprop="name"``), ``rel="author"``.
 4. ``line:writer`` -- a writer named in a line near the text (just above the first main paragraph,
    nearest first; the first and last ``EDGE_PARAGRAPHS`` paragraphs; the end of the content node and what
-   follows it): 作者：X, 记者 X, 本报记者 X, 文/X, 撰文：X, 执笔：X, "By X" / "Von X", a closing
-   "（X 上海报道）", "08:19 [ X ]", forum "本贴由X于" / "X 发表于".
+   follows it): 作者：X, 记者 X, 本报记者 X, 文/X, 撰文：X, 执笔：X, "By X" / "Von X" / "Geschrieben von X",
+   "Text & Fotos: X", a credits table's "Interview" over "X", a closing
+   "（X 上海报道）", "08:19 [ X ]", forum "本贴由X于" / "X 发表于". ``line:credit`` -- a short paragraph
+   opening the text that credits the writer ("Eine Kolumne von X").
 5. ``byline:class`` / ``byline:link`` -- an element near the text whose class or id says byline or author,
    a link to an author page ("/author/x/"). After rule 4 because portals' author boxes name the account
    that posted, not the reporter.
@@ -955,6 +958,23 @@ def _by_line(line: str) -> str | None:
 _ROLE_NAMES_END = lazy_compile(r"\s*(?:$|[,;|/(])")
 
 
+#: a German standfirst crediting the writer: "Ein Interview von X mit Y.", "Eine Kolumne von X"
+_OPENING_CREDIT = lazy_compile(r"^Eine?\s+[A-ZÄÖÜ][a-zäöüß-]+\s+von\s+(?=[A-ZÄÖÜ])")
+
+
+def _opening_credit(paragraphs: tuple[str, ...]) -> Found:
+    """The writer a short paragraph opening the text credits: "Ein Interview von Jane Doe mit John Roe.",
+    "Eine Kolumne von Jane Doe" (a full name: "Ein Flug von American Airlines" opens running text, but
+    runs on past the line's length)."""
+    for paragraph in paragraphs[:EDGE_PARAGRAPHS]:
+        m = _OPENING_CREDIT.match(paragraph) if len(paragraph) <= MAX_BYLINE_LINE else None
+        if m and _LATIN_FULL.match(paragraph, m.end()):
+            value = _names(paragraph[m.end() :])
+            if value:
+                return Found(value, "line:credit")
+    return NOT_FOUND
+
+
 def _role_line(line: str) -> str | None:
     """The writer of a magazine's credit line: "Text: Jane Doe", "Text & Fotos: Jane Doe", "Interview:
     Jane Doe, Fotos: John Roe". A full name of two words or more, and nothing but credits after it: a
@@ -1284,6 +1304,9 @@ def _author_chain(
         own = _own_author_link(page, body)
         if own and not _same_people(names, [own]):
             return Found(own, "byline:link")
+        credit = _opening_credit(body.paragraphs)
+        if credit.value and not _same_people(names, split_names(credit.value)):
+            return credit  # the text says who wrote it; the meta tag names the account that posted it
         return Found(join_names(names), f"meta:{key}")
     enp = enp_properties(page.html).get("author")
     if enp:
@@ -1310,6 +1333,7 @@ def _author_chain(
     found = (
         _writer_line(lines, body.paragraphs)
         or _writer_line(keyword_lines(text_start_lines(page, body)), ())
+        or _opening_credit(body.paragraphs)
         or markup
         or _labelled_paragraph(body.paragraphs)
         or _sign_off(body.paragraphs)
