@@ -94,3 +94,11 @@ def test_markup_finds_a_control_reference_or_noncharacter_alone_anywhere(removed
     # each kind is looked for on its own before the page is cleaned: one alone, late on a page, still goes
     page = "<p>" + "&amp; &#8217; \ufffd " * 500 + f"x{removed}y</p>"
     assert markup(page) == ("<p>" + "&amp; &#8217; \ufffd " * 500 + "xy</p>").encode()
+
+
+@pytest.mark.parametrize("removed", ["\ufffe", "\uffff"])
+def test_markup_drops_a_written_noncharacter_from_the_bytes_the_decoder_gave(removed):
+    # the UTF-8 bytes come with the text: whether they hold one is asked of the text
+    page = "<p>" + "é " * 500 + f"x{removed}y</p>"
+    assert markup(page, page.encode("utf-8")) == ("<p>" + "é " * 500 + "xy</p>").encode()
+    assert markup("<p>ascii only</p>", b"<p>ascii only</p>") == b"<p>ascii only</p>"
