@@ -348,9 +348,10 @@ def _run(
         paragraphs = tuple(given["body"].split("\n"))
     else:  # the headline again as the first paragraph, a paragraph repeated right after itself: dropped
         paragraphs = finish_paragraphs(body.paragraphs, metadata.fields.get("title"))
+    text = "\n".join(paragraphs)
     final_kind: PageKind = kind
     if kind == "article":  # also when the caller gave it: a removed article still sits at its article URL
-        error_page = detect_error_page(page.meta.title, page.body, "\n".join(paragraphs))
+        error_page = detect_error_page(page.meta.title, page.body, text)
         if error_page is not None:
             final_kind = "error"
             why = f"error page ({error_page['error_page']}): {error_page['signal']} {error_page['phrase']!r}"
@@ -378,7 +379,8 @@ def _run(
         k: strip_text_controls(v) if isinstance(v, str) else v for k, v in metadata.fields.items()
     }
     return Extraction(
-        text=strip_text_controls("\n".join(paragraphs)),
+        # (a text whose every paragraph is printable holds no control character: most, and no scan)
+        text=text if all(p.isprintable() for p in paragraphs) else strip_text_controls(text),
         **fields,
         algorithm=produced_by,
         page_class=page_class,  # type: ignore[arg-type]

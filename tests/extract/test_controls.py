@@ -43,3 +43,13 @@ CONTROLS = {*range(0, 9), *range(11, 32), *range(127, 160)}
 @given(st.text(alphabet=st.characters(max_codepoint=0x3000)) | st.text())
 def test_strip_text_controls_drops_exactly_the_control_characters(text: str) -> None:
     assert strip_text_controls(text) == "".join(ch for ch in text if ord(ch) not in CONTROLS)
+
+
+def test_a_control_character_in_a_later_paragraph_is_dropped() -> None:
+    # a C1 control written as a character (not a reference) reaches the paragraphs: only the third holds one
+    page = (
+        f"<html><body><h1>暴雪预警</h1><p>{PARAGRAPH}</p><p>第二段：{PARAGRAPH}</p>"
+        f"<p>第三段：{PARAGRAPH}\u009b[2J</p></body></html>"
+    )
+    r = extract(page.encode("utf-8"))
+    assert r.text.split("\n")[-1] == f"第三段：{PARAGRAPH}[2J" and r.text.count(PARAGRAPH) == 3
