@@ -407,3 +407,25 @@ def test_a_picture_legend_inside_the_article_is_not_text() -> None:
         f"{ps(PARAS[3:])}</article></body></html>"
     )
     assert extract(html).text.splitlines() == PARAS
+
+
+def test_the_paragraphs_beside_a_paragraph_that_outscores_its_post_are_read() -> None:
+    # a blog post: one long paragraph, a reblogged excerpt opening with a long link, then a "see also"
+    # list of links in one <p>: the links sink the post below its longest paragraph
+    excerpt = (
+        "<p><a href='/orig'>Reblogged from the transit blog: the council and the new lines</a><br>"
+        f"{PARAS[3]} {PARAS[4]} <a href='/orig'>continue reading</a></p>"
+    )
+    older = (
+        f"<a href='/s/{i}'>Older story about the transit plan and its budget number {i}</a>" for i in range(6)
+    )
+    see_also = "<p>See also<br>" + "<br>".join(older) + "</p>"
+    first = f"<p>{' '.join(PARAS[:3])} It <a href='/a'>was reported</a> here.</p>"
+    html = (
+        f"<html><body><nav>{links(6, 'nav')}</nav><div class='post'><h2>The plan</h2>"
+        f"<div class='post-content'>{first}{excerpt}{see_also}</div></div></body></html>"
+    )
+    text = extract(html).text
+    assert PARAS[0] in text and PARAS[4] in text
+    assert "Older story" not in text
+    assert PARAS[4] not in extract(html, paragraph_root_parent=False).text

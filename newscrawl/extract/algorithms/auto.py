@@ -25,6 +25,11 @@ it fixes come from the choice of the content node:
   ``FORUM_MIN_POSTS`` elements share the root's path of tags and classes from ``FORUM_LEVELS`` up and
   their common ancestor holds as many post stamps (date and time, 回复/发表于/楼主/引用/Posted/wrote),
   the first post is the content, not the longest reply.
+- A root that is one paragraph (<p>) beside another <p> that reads as a sentence (at least
+  ``linked_sentence_chars`` characters outside its links) gives way to the element holding both
+  (``paragraph_parent``): a link in the next paragraph (a reblogged excerpt under its linked title) or
+  a "see also" list of links beside them kept the post below its longest paragraph. Pruning then drops
+  the link lists. ``paragraph_root_parent = False`` turns it off.
 - A learned block choice may widen the root to an ancestor up to three levels up
   (``blockchoice``: gradient-boosted stumps over language-neutral block features, trained on the
   shared datasets' truths by ``python -m newscrawl.evaluation.blocktrain``, shipped as
@@ -151,6 +156,8 @@ class AutoParams:
     linked_sentence_chars: int = 30
     #: look for the lead inside a header block that also holds a picture, a date or a kicker (``lead``)
     lead_inside: bool = True
+    #: a root that is one paragraph (<p>) reads the element holding it: a paragraph is not an article
+    paragraph_root_parent: bool = True
 
     def validate(self) -> None:
         positive("short_threshold", self.short_threshold)
@@ -482,6 +489,27 @@ def read_parts(
     return paras_list, led, dropped, skipped, named
 
 
+def paragraph_parent(stats: NodeStats, root: int, params: AutoParams) -> int:
+    """The element holding ``root`` when ``root`` is one paragraph (<p>) and a sibling <p> reads as a
+    sentence too (at least ``linked_sentence_chars`` characters outside its links): the article's other
+    paragraphs, which a link in one of them or a link list beside them kept below the paragraph's
+    score, are read with it. Else ``root``."""
+    parent = stats.parent[root]
+    if stats.tag[root] != "p" or parent <= 0:
+        return root
+    floor = params.linked_sentence_chars
+    for child in stats.elements[parent]:
+        i = stats.index.get(child)
+        if (
+            i is not None
+            and i != root
+            and stats.tag[i] == "p"
+            and stats.chars[i] - stats.link_chars[i] >= floor
+        ):
+            return parent
+    return root
+
+
 @dataclass(frozen=True, slots=True)
 class RootChoice:
     """Where the content score settled: every node's score, the root chosen, the node of maximum score
@@ -498,7 +526,8 @@ class RootChoice:
 
 def choose_root(stats: NodeStats, params: AutoParams) -> RootChoice:
     """The content root of a page with body text: the node of maximum content score, or a thread's
-    opening post (``first_post``), else the ancestor the learned block choice widens it to (``widen``)."""
+    opening post (``first_post``), else the ancestor the learned block choice widens it to (``widen``)
+    from the element holding a one-paragraph root (``paragraph_parent``)."""
     scores = content_scores(stats, params.decay, params.link_penalty, params.comment_max_share)
     root = scores.index(max(scores))  # the first node of maximum score
     comments_counted = True
@@ -509,6 +538,8 @@ def choose_root(stats: NodeStats, params: AutoParams) -> RootChoice:
         root = scores.index(max(scores))  # the first node of maximum score
         comments_counted = False
     post = first_post(stats, root, params)
+    if post == root and params.paragraph_root_parent:
+        root = post = paragraph_parent(stats, root, params)
     if post == root and params.block_model:
         wide, odds = widen(stats, scores, root, shipped_model())
         levels = stats.depth[root] - stats.depth[wide]
