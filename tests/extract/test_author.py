@@ -812,3 +812,47 @@ def test_a_standfirst_crediting_the_writer_beats_the_posting_account():
     # a sentence of running text opening the same way is no credit
     first = "Ein Flug von American Airlines musste am Montag in Chicago notlanden, meldet die Behörde."
     assert author(page(head, first=first, en=True)) == ("Paul Poster", "meta:author")
+
+
+# --- outlets beside the writers (issue 12) ---------------------------------------------------------
+
+
+def people(html: str, url: str | None = None) -> tuple[str | None, tuple[str, ...], str | None]:
+    r = extract(html, url=url)
+    return r.author, r.authors, r.source
+
+
+def test_the_pages_own_outlet_beside_the_writer_is_the_source():
+    head = '<meta property="og:site_name" content="Example Insider Europe">'
+    head += '<meta name="author" content="Jane Roe, Example Insider">'
+    assert people(page(head, en=True)) == ("Jane Roe", ("Jane Roe",), "Example Insider")
+    # the host names the outlet as well
+    head = '<meta name="author" content="Jane Roe, Example Courier">'
+    url = "https://www.examplecourier.com/news/a"
+    assert people(page(head, en=True), url) == ("Jane Roe", ("Jane Roe",), "Example Courier")
+
+
+def test_a_wire_service_beside_the_writer_stays_a_name():
+    # the shared sets' truths (fundus) keep "Jane Roe, Reuters" as the writers
+    head = '<meta property="og:site_name" content="Example Insider">'
+    head += '<meta name="author" content="Jane Roe, Reuters">'
+    assert people(page(head, en=True)) == ("Jane Roe; Reuters", ("Jane Roe", "Reuters"), None)
+
+
+def test_the_outlet_alone_stays_the_author():
+    head = '<meta property="og:site_name" content="Example Insider">'
+    head += '<meta name="author" content="Example Insider">'
+    assert people(page(head, en=True))[0] == "Example Insider"
+
+
+def test_a_name_a_full_stop_and_the_outlet():
+    head = '<meta name="author" content="Jane Roe. Example Outlet International">'
+    assert people(page(head, en=True)) == ("Jane Roe", ("Jane Roe",), "Example Outlet International")
+    # an initial's full stop is part of the name
+    head = '<meta name="author" content="J. Roe">'
+    assert people(page(head, en=True)) == ("J. Roe", ("J. Roe",), None)
+
+
+def test_a_staff_role_beside_the_writer_goes():
+    head = '<meta name="author" content="Jane Roe, Staff writer">'
+    assert people(page(head, en=True)) == ("Jane Roe", ("Jane Roe",), None)

@@ -53,6 +53,7 @@ from newscrawl.extract.document import Element, collapse
 from newscrawl.extract.entities import unescape
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.title import (
+    OWN_NAME_SUFFIX_CHARS,
     SiteContext,
     enp_properties,
     name_key,
@@ -888,6 +889,64 @@ def join_names(names: Iterable[str]) -> str:
     names = list(names)
     cjk = all(_CJK_NAME.match(n) for n in names)
     return ("、" if cjk else "; ").join(names)
+
+
+#: a role written in a byline list in place of a name ("Jane Doe, Staff writer")
+_STAFF_ROLE = lazy_compile(
+    r"^(?:(?:senior\s+|contributing\s+)?staff(?:\s+(?:writers?|reporters?))?|(?:staff\s+)?correspondent)$",
+    re.I,
+)
+#: "Jane Doe. Example Outlet": a writer's full name, a full stop, the outlet (1-4 capitalised words)
+_NAME_DOT_OUTLET = lazy_compile(rf"^(.+?[a-z]{{2}})\.\s+((?:[{_UPPER}][\w'’-]*\s*){{1,4}})$")
+
+
+def outlet_apart(
+    names: tuple[str, ...], site: SiteContext, published_by: frozenset[str]
+) -> tuple[tuple[str, ...], str | None]:
+    """The writers of a byline list, and the outlet it names beside them (the page's ``source``).
+
+    Only a list that names a person changes: a staff role beside the person goes ("Staff writer"), and
+    the page's own site or declared publisher is the outlet ("Jane Doe, Example Insider" on Example
+    Insider). A wire service beside a person stays a name of the list: the shared sets' truths keep
+    "Jane Doe, dpa" as the writers. One value "Jane Doe. Example Outlet" is a writer and an outlet.
+
+    >>> site = SiteContext(PageMeta(meta={"og:site_name": "Example Insider"}), "https://example.com/a")
+    >>> outlet_apart(("Jane Doe", "Example Insider"), site, frozenset())
+    (('Jane Doe',), 'Example Insider')
+    >>> outlet_apart(("Jane Doe. Example Outlet",), site, frozenset())
+    (('Jane Doe',), 'Example Outlet')
+    >>> outlet_apart(("Jane Doe", "Staff writer"), site, frozenset())
+    (('Jane Doe',), None)
+    >>> outlet_apart(("Example Insider",), site, frozenset())
+    (('Example Insider',), None)
+    >>> outlet_apart(("Jane Doe", "dpa"), site, frozenset())
+    (('Jane Doe', 'dpa'), None)
+    """
+    if len(names) == 1:
+        m = _NAME_DOT_OUTLET.match(names[0])
+        if m and _LATIN_FULL.fullmatch(m.group(1)):
+            return (m.group(1),), m.group(2).strip()
+        return names, None
+
+    def own(name: str) -> bool:
+        # the page's own names only: a known wire service ("Reuters" in data/site_names.txt) stays
+        key = name_key(name)
+        if not key:
+            return False
+        if key in published_by or any(n.startswith(key) for n in site.names):
+            return True
+        return site.host.startswith(key) and len(key) + OWN_NAME_SUFFIX_CHARS >= len(site.host)
+
+    def person(name: str) -> bool:
+        if not (_LATIN_FULL.fullmatch(name) or is_person_name(name)):
+            return False
+        return not (is_organisation(name) or own(name) or _STAFF_ROLE.match(name))
+
+    if not any(map(person, names)):
+        return names, None
+    outlet = next((n for n in names if not person(n) and own(n)), None)
+    kept = tuple(n for n in names if person(n) or not (own(n) or _STAFF_ROLE.match(n)))
+    return kept, outlet
 
 
 def _turn_citation(value: str) -> str:

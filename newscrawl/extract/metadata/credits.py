@@ -17,6 +17,9 @@ Source (``Extraction.source``), the organisation or wire service the story comes
    "WASHINGTON (AP) —", "(Reuters) -".
 5. ``meta:<key>`` -- meta source, contentsource, mediaid, dc.source; then a declared author that names
    an outlet (sina's ``article:author`` is the newspaper).
+6. ``<author rule>:outlet`` -- on other pages, the page's own outlet or declared publisher named beside
+   the writer in the byline ("Jane Doe, Example Insider"; "Jane Doe. Example Outlet"): it leaves the
+   author list (:func:`author.outlet_apart`). A wire service beside a writer stays in the list.
 
 Original title (``Extraction.original_title``): ``line:original-title`` -- 原标题：X in the lines by
 the text or the first paragraphs, else ``page:original-title`` anywhere on the page.
@@ -48,9 +51,11 @@ from newscrawl.extract.metadata.author import (
     names_after,
     near_indexes,
     near_lines,
+    outlet_apart,
+    publishers,
     split_names,
 )
-from newscrawl.extract.metadata.title import clip
+from newscrawl.extract.metadata.title import SiteContext, clip
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
 from newscrawl.extract.tags import BLOCK_TAGS
@@ -120,7 +125,15 @@ def find_people(page: Page, body: BodyResult) -> People:
     if not is_chinese(page, body):
         author = find_author(page, body)
         source = _dateline(body.paragraphs[:1]) or _meta_source(page)
-        return People(author, split_names(author.value), source=source)
+        names = split_names(author.value)
+        if len(names) > 1 or ". " in (author.value or ""):
+            # "Jane Doe, Example Insider": the writer, and the page's own outlet beside them
+            writers, outlet = outlet_apart(names, SiteContext(page.meta, page.url), publishers(page.meta))
+            if writers != names:
+                author, names = Found(join_names(writers), author.source), writers
+            if outlet and not source:
+                source = Found(outlet, f"{author.source}:outlet")
+        return People(author, names, source=source)
     lines, above, closing = near_lines(page, body)
     credit_lines = keyword_lines(lines)
     author = find_author(page, body, (credit_lines, above, closing))
