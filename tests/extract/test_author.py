@@ -856,3 +856,14 @@ def test_a_name_a_full_stop_and_the_outlet():
 def test_a_staff_role_beside_the_writer_goes():
     head = '<meta name="author" content="Jane Roe, Staff writer">'
     assert people(page(head, en=True)) == ("Jane Roe", ("Jane Roe",), None)
+
+
+def test_an_author_box_with_the_role_apart_reads_the_names_element():
+    box = (
+        "<div class='article-author'><h3 class='article-author__name'><a href='/people/jane-roe'>Jane Roe</a>"
+        "</h3><p class='article-author__role'>News reporter <a href='#'>@janeroe</a></p></div>"
+    )
+    assert author(page(top=box, en=True)) == ("Jane Roe", "byline:class")
+    # a box without a name's element reads as before
+    box = "<div class='article-author'><span class='article-author__role'>Jane Roe</span></div>"
+    assert author(page(top=box, en=True)) == ("Jane Roe", "byline:class")

@@ -143,6 +143,9 @@ _AUTHOR_ITEMPROP = etree.XPath("descendant-or-self::*/@itemprop[. = 'author' or 
 _BYLINE_CLASS = lazy_compile(
     r"(?:^|[\s_-])(?:by-?line|author|autor|auteurs?|autore|writer)(?:[\s_-]?name)?(?:$|[\s_-])", re.I
 )
+#: the class of the name's own element inside an author box ("author__name", "byline-name")
+_NAME_CLASS = lazy_compile(r"(?:author|byline|writer)[\s_-]*name", re.I)
+_CLASSED = etree.XPath(".//*[@class]")
 _NOT_BYLINE_CLASS = lazy_compile(
     r"comment|bio|avatar|description|about|box|list|more|posts|img|photo|social|follow", re.I
 )
@@ -546,7 +549,10 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
             if _BYLINE_CLASS.search(marks) and not _NOT_BYLINE_CLASS.search(marks):
                 el = elements[i]
                 text = _element_text(el)
-                marked = _byline_value(text) if len(text) <= MAX_BYLINE_LINE else None
+                if len(text) <= MAX_BYLINE_LINE:
+                    # an author box holding the name and the role apart: the name's element
+                    named = next((d for d in _CLASSED(el) if _NAME_CLASS.search(d.get("class", ""))), None)
+                    marked = _byline_value(text if named is None else _element_text(named))
                 marked = None if marked and _in_aside(el) else marked
     if rel:
         return Found(rel, "byline:rel")
