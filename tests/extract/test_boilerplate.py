@@ -108,3 +108,19 @@ def test_a_related_news_label_between_lead_and_body_cuts_nothing():
     lead = "本文导读：继微波炉、洗衣机之后，某品牌电磁炉再一次被曝出标志和说明不合格，" * 2
     body = tuple(f"第{i}段：省消协联合质检部门对电磁炉进行了比较试验，多款产品不合格。" for i in range(6))
     assert trim_edges((lead, "相关新闻：", *body)) == (lead, "相关新闻：", *body)
+
+
+def test_a_label_left_dangling_at_the_end_goes():
+    """Issue 11: "Read more:" / "Sources:" whose list of links was pruned introduces nothing."""
+    from newscrawl.extract.boilerplate import trim_edges
+
+    body = tuple(f"Paragraph {i}: the council approved the transit plan after a debate." for i in range(3))
+    assert trim_edges((*body, "Read more:")) == body
+    assert trim_edges((*body, "Sources:", "Weitere Informationen zum Thema:")) == body
+    assert trim_edges((*body[:2], "相关阅读：")) == body[:2]
+    # a label inside the text, or a run of labelled values at its end (a product's data), stays
+    assert trim_edges((*body[:2], "The mayor said:", body[2])) == (*body[:2], "The mayor said:", body[2])
+    data = ("Colour:", "Weight:", "Size:")
+    assert trim_edges((*body, *data)) == (*body, *data)
+    # no body sentence before it: nothing to say it dangles
+    assert trim_edges(("Menu:",)) == ("Menu:",)
