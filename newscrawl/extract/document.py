@@ -17,8 +17,10 @@ Element: TypeAlias = etree._Element
 #: C0 control characters (but tab, LF, CR) and DEL: lxml would turn each into U+FFFD
 _CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
 #: what a text field must not carry: C0 controls but tab and LF, DEL, and C1 controls. A terminal acts
-#: on them (ESC and CSI start escape sequences; CR overwrites a line), and ``&#27;`` puts one in a page
-_TEXT_CONTROLS = lazy_compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: on them (ESC and CSI start escape sequences; CR overwrites a line), and ``&#27;`` puts one in a page.
+#: Also the soft hyphen U+00AD: a hint where a browser may break a word, unseen unless it does; left in a
+#: plain text it splits the word for a search index ("Zusammen\xadarbeit" is no match for "Zusammenarbeit")
+_TEXT_CONTROLS = lazy_compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\xad]")
 #: character references to those C0 controls and DEL (``&#27;``, ``&#x1B;``), and the noncharacters U+FFFE and
 #: U+FFFF referenced or written (UTF-8 ``EF BF BE``/``BF``): libxml2 puts the character in the tree, where
 #: lxml refuses to set a text holding it again (moving a dropped element's tail failed; cutting the text
@@ -112,10 +114,10 @@ def parse_markup(data: bytes) -> Element:
 
 
 def strip_text_controls(text: str) -> str:
-    r"""``text`` without control characters other than tab and line feed.
+    r"""``text`` without control characters other than tab and line feed, and without soft hyphens.
 
-    >>> strip_text_controls("a\x1b[31mred\x9b2J\r\nb")
-    'a[31mred2J\nb'
+    >>> strip_text_controls("a\x1b[31mred\x9b2J\r\nb"), strip_text_controls("Zusammen\xadarbeit")
+    ('a[31mred2J\nb', 'Zusammenarbeit')
     """
     if text.isprintable():  # (no control character then: most field values, without a scan)
         return text

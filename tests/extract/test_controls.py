@@ -36,8 +36,8 @@ def test_record_fields_from_xpath_overrides_are_cleaned_too() -> None:
     assert clean_text("第一段\x1b[2J\n\n第二段\r") == "第一段[2J\n第二段"
 
 
-#: what a text field must not carry: C0 controls but tab and line feed, DEL and the C1 controls
-CONTROLS = {*range(0, 9), *range(11, 32), *range(127, 160)}
+#: what a text field must not carry: C0 controls but tab and line feed, DEL, the C1 controls, the soft hyphen
+CONTROLS = {*range(0, 9), *range(11, 32), *range(127, 160), 0xAD}
 
 
 @given(st.text(alphabet=st.characters(max_codepoint=0x3000)) | st.text())
@@ -53,3 +53,21 @@ def test_a_control_character_in_a_later_paragraph_is_dropped() -> None:
     )
     r = extract(page.encode("utf-8"))
     assert r.text.split("\n")[-1] == f"第三段：{PARAGRAPH}[2J" and r.text.count(PARAGRAPH) == 3
+
+
+def test_soft_hyphens_do_not_split_the_words_of_text_and_title() -> None:
+    # a German page hyphenated for narrow columns: "Zusammen&shy;arbeit" is one word to a reader and to search
+    para = (
+        "Die Zusammen&shy;arbeit der Gemeinden im Land&shy;kreis wird im kommenden Jahr deutlich enger, "
+        "teilte die Kreis&shy;verwaltung am Montag mit. "
+    )
+    page = (
+        "<html lang='de'><head><title>Mehr Zusammen&shy;arbeit</title></head>"
+        "<body><h1>Mehr Zusammen&shy;arbeit</h1>"
+        + "".join(f"<p>{n}. {para * 2}</p>" for n in range(1, 4))
+        + "</body></html>"
+    )
+    r = extract(page)
+    assert r.text.count("Die Zusammenarbeit der Gemeinden im Landkreis") == 6
+    assert "Kreisverwaltung" in r.text and "\xad" not in r.text
+    assert r.title == "Mehr Zusammenarbeit"
