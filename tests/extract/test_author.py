@@ -593,6 +593,17 @@ def test_a_long_line_opened_by_a_writer_label_gives_the_name_before_the_role():
     assert author(page(last=last, en=True)) == ("Jana Example", "line:writer")
 
 
+def test_a_short_line_opened_by_a_singular_writer_label_gives_the_name_before_the_role():
+    last = "Autorin: Jane Doe, Projektleiterin der Stiftung."
+    assert len(last) <= 60
+    assert author(page(last=last, en=True)) == ("Jane Doe", "line:writer")
+    last = "Author: Jean de Marco, Head of the Example Unit."
+    assert author(page(last=last, en=True)) == ("Jean de Marco", "line:writer")
+    # two writers joined by "und" after a singular label stay two
+    last = "Autorin: Jane Doe und Johanna Roe"
+    assert author(page(last=last, en=True)) == ("Jane Doe; Johanna Roe", "line:writer")
+
+
 def test_a_long_line_with_a_label_in_its_middle_is_running_text():
     last = "Wie die Autorin: Jana Example schreibt, ist der Beirat der Stiftung in Tunis zufrieden damit."
     assert author(page(last=last, en=True)) == (None, None)

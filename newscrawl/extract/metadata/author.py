@@ -771,12 +771,16 @@ def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list
 #: a Latin-script writer's label opening a line: the line is a byline even when a role runs on after the
 #: name ("Autorin: Jane Doe, Projektleiterin der Stiftung in Tunis.")
 _LABEL_OPENING = lazy_compile(r"^\W{0,3}(?:Autor(?:in|en)?|Author|Written by)\s*:\s*(?=\S)")
+#: ... a label in the singular names one writer, so on a short line too what follows the name's comma is
+#: the role, not a second person ("Autorin: Jane Doe, Projektleiterin der Stiftung."; "Autoren: A, B" stays)
+_ONE_WRITER_LABEL = lazy_compile(r"^\W{0,3}(?:Autor(?:in)?|Author)\s*:\s*(?=\S)")
 
 
 def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterator[str]:
     short = len(line) <= MAX_BYLINE_LINE
     pieces: Iterable[str] = (line,) if short else (m.group(1) for m in _BRACKETED.finditer(line))
-    if not short and people and len(line) <= 2 * MAX_BYLINE_LINE and _LABEL_OPENING.match(line):
+    label = _ONE_WRITER_LABEL if short else _LABEL_OPENING
+    if people and len(line) <= 2 * MAX_BYLINE_LINE and label.match(line):
         pieces = (line.split(",", 1)[0],)  # the name, without the role after its comma
     for piece in pieces:
         for m in pattern.finditer(piece):
