@@ -878,3 +878,25 @@ def test_an_author_box_with_the_role_apart_reads_the_names_element():
     # a box without a name's element reads as before
     box = "<div class='article-author'><span class='article-author__role'>Jane Roe</span></div>"
     assert author(page(top=box, en=True)) == ("Jane Roe", "byline:class")
+
+
+def test_a_name_in_capitals_is_given_as_the_page_also_spells_it():
+    # the byline prints the names in capitals; the page's share links and photo credit spell them as usual
+    head = '<meta name="twitter:title" content="Photos by Jane Doe-Smith; reporting by John McRoe">'
+    top = "By JANE DOE-SMITH and JOHN MCROE"
+    assert author(page(head, top=top, en=True))[0] == "Jane Doe-Smith; John McRoe"
+    # a particle keeps its small letter
+    head = '<meta name="twitter:title" content="Reporting by Jan van der Berg">'
+    assert author(page(head, top="By JAN VAN DER BERG", en=True))[0] == "Jan van der Berg"
+    # without another spelling on the page the capitals stay: their case is not guessed ("MCROE")
+    assert author(page(top="By JOHN MCROE", en=True))[0] == "JOHN MCROE"
+    # two other spellings: the page says nothing certain
+    head = '<meta name="twitter:title" content="John Mcroe and John McRoe">'
+    assert author(page(head, top="By JOHN MCROE", en=True))[0] == "JOHN MCROE"
+    # one name of several without another spelling: all stay in capitals, a list in two cases reads as a fault
+    head = '<meta name="twitter:title" content="Reporting by Jane Doe-Smith">'
+    top = "By JANE DOE-SMITH and JOHN MCROE"
+    assert author(page(head, top=top, en=True))[0] == "JANE DOE-SMITH; JOHN MCROE"
+    # an agency's one word stays as printed, a lower-case address is no spelling of a name
+    head = '<link rel="canonical" href="https://example.org/afp/john-mcroe"><meta name="x" content="afp">'
+    assert author(page(head, top="By AFP", en=True))[0] == "AFP"

@@ -1257,7 +1257,57 @@ def find_author(
     names = split_names(found.value)
     if len(names) == 1 and found.source and found.source.startswith(("meta:", "json-ld:")):
         names = (full_name(page, body, names[0]) or names[0],)
+    spelled = tuple(page_spelling(page, n) for n in names)
+    if all(s != n or not _in_capitals(n) for s, n in zip(spelled, names, strict=True)):
+        names = spelled  # (all or none: "LISA ROE; Eric Doe" reads as a fault)
     return Found(join_names(names), found.source) if names else found
+
+
+#: a word of a name in its usual case: a capital first ("Doe", "McDonald", "O'Neill", "AG"), or a particle
+_USUAL_CASE_WORD = lazy_compile(rf"^(?:[{_UPPER}]\S*|{_PARTICLE})$")
+
+
+#: the parts of a name between spaces, hyphens and apostrophes
+_NAME_PARTS = lazy_compile(r"[\s\-'’]+")
+#: ... the letters after the first of the longest part of a name in capitals the page is searched for
+MIN_SPELLING_TAIL = 3
+#: ... and the most places of it looked at
+MAX_SPELLING_HITS = 50
+
+
+def _in_capitals(name: str) -> bool:
+    return len(name.split()) > 1 and name.isupper()
+
+
+def page_spelling(page: Page, name: str) -> str:
+    """``name`` as the page also writes it in its usual case, when the byline prints it in capitals
+    ("MEG KINNARD" -> "Meg Kinnard" where the page's meta or text says "Meg Kinnard"); ``name`` itself
+    when it is not all capitals, is one word (an agency's "AFP"), or the page has no one other spelling.
+    The case of a name is not guessed: "MCDONALD", "DIMAGGIO" or "VAN DER BERG" have no safe rule."""
+    if not _in_capitals(name):
+        return name
+    # the page is searched where the longest part of the name it holds shows in small letters after its
+    # first ("innard" of "Kinnard"; "ohn" of "John" for "John McRoe"): a case-blind search of a whole page
+    # costs milliseconds
+    html = page.html
+    tails = sorted((p[1:].lower() for p in _NAME_PARTS.split(name)), key=len, reverse=True)
+    tail = next((t for t in tails if len(t) >= MIN_SPELLING_TAIL and t in html), None)
+    if tail is None:
+        return name
+    words = r"[\s\xa0]+".join(re.escape(w) for w in name.split())
+    spelled = re.compile(rf"(?<!\w){words}(?!\w)", re.I)
+    forms: set[str] = set()
+    reach = 2 * len(name) + 10
+    at = html.find(tail)
+    for _ in range(MAX_SPELLING_HITS):
+        if at < 0 or len(forms) > 1:
+            break
+        for m in spelled.finditer(html, max(0, at - reach), at + reach):
+            form = " ".join(m.group(0).split())
+            if not form.isupper() and all(_USUAL_CASE_WORD.match(w) for w in form.split()):
+                forms.add(form)
+        at = html.find(tail, at + 1)
+    return forms.pop() if len(forms) == 1 else name
 
 
 #: a declared first name is completed by a surname the page writes after it at least this many times
