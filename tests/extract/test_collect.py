@@ -73,3 +73,81 @@ def test_a_title_or_meta_value_of_megabytes_is_read_only_so_far() -> None:
     assert len(meta.meta["description"]) <= META_VALUE_MAX_CHARS
     assert meta.title.startswith("头条 头条")
     assert extract(html).title == "临江大桥今日通车"
+
+
+def _live_blog(updates: int) -> str:
+    """A live blog's JSON-LD: the article's keys first, then a long list of updates with keys of their own."""
+    update = (
+        '{"@type": "BlogPosting", "datePublished": "2024-05-02T09:%02d:00Z", "headline": "Update \\"%d\\"",'
+        ' "articleBody": "' + "Police say the road stays closed. " * 20 + '"}'
+    )
+    items = ", ".join(update % (i % 60, i) for i in range(updates))
+    return (
+        '{"@context": "https://schema.org", "@type": "LiveBlogPosting",'
+        ' "datePublished": "2024-05-01T08:30:00Z", "dateModified": "2024-05-02T10:00:00Z",'
+        ' "headline": "Storm LIVE: \\"red\\" warning", "author": [{"@type": "Person", "name": "Ann Lee"}],'
+        f' "liveBlogUpdate": [{items}], "publisher": {{"name": "After the cut"}}}}'
+    )
+
+
+def test_an_oversized_json_ld_block_gives_its_top_level_article_keys() -> None:
+    # a live blog's JSON-LD of 840 kB was skipped whole, and its datePublished with it
+    from newscrawl.extract.metadata.collect import JSON_LD_MAX_CHARS
+
+    ld = _live_blog(1000)
+    assert len(ld) > JSON_LD_MAX_CHARS
+    pm = meta_of(f"<script type='application/ld+json'>{ld}</script>")
+    assert pm.json_ld == [{
+        "@type": "LiveBlogPosting", "datePublished": "2024-05-01T08:30:00Z",
+        "dateModified": "2024-05-02T10:00:00Z", "headline": 'Storm LIVE: "red" warning',
+        "author": [{"@type": "Person", "name": "Ann Lee"}],
+    }]
+
+
+def test_an_oversized_json_ld_block_without_top_level_keys_in_its_head_gives_nothing() -> None:
+    updates = _live_blog(1000).split('"liveBlogUpdate": [', 1)[1]
+    nested_first = '{"@type": "LiveBlogPosting", "liveBlogUpdate": [' + updates
+    pm = meta_of(f"<script type='application/ld+json'>{nested_first}</script>")
+    assert pm.json_ld == []  # the updates' own datePublished are not the article's
+
+
+def test_a_hostile_oversized_json_ld_block_costs_a_few_ms() -> None:
+    import time
+
+    blocks = [
+        '{"author": ' + "[" * 3_000_000,  # nested past the recursion limit
+        '{"headline": "' + "x" * 8_000_000 + '"}',  # one string of megabytes
+        "{" + '"datePublished": {"a": "b"}, ' * 300_000,  # keys without end
+        '{"a": "' + '\\"{[' * 2_000_000,  # escapes and brackets inside an unclosed string
+    ]
+    for ld in blocks:
+        script = f"<script type='application/ld+json'>{ld}</script>"
+        root = parse_html(f"<html><head>{script}</head><body></body></html>")
+        t0 = time.process_time()
+        collect_page_meta(root)
+        assert time.process_time() - t0 < 0.05
+
+
+def test_a_date_published_holder_may_give_its_value_in_content() -> None:
+    # microdata on an element other than <meta> gives its machine value in content (datetime is <time>'s)
+    pm = meta_of(
+        "<meta itemprop='datePublished' content='2024-04-30'>",
+        "<div itemprop='datePublished' content='2024-05-01T10:00:00+01:00'>1 May</div>"
+        "<span itemprop='datePublished' content=''>2 May</span>",
+    )
+    assert pm.times == [("2024-05-01T10:00:00+01:00", "itemprop"), ("2 May", "itemprop")]
+    assert pm.meta == {"datepublished": "2024-04-30"}
+
+
+def test_a_reviews_date_published_is_not_the_pages() -> None:
+    # a product page's reviews are microdata items of their own, each with a datePublished in content
+    pm = meta_of(
+        "",
+        "<div itemscope itemtype='https://schema.org/Product'><h1>Hutch</h1>"
+        "<div itemprop='review' itemscope itemtype='https://schema.org/Review'>"
+        "<span itemprop='datePublished' content='2020-06-08 00:00:00'></span>"
+        "<time itemprop='datePublished' datetime='2020-06-09'>9 June</time></div></div>"
+        "<article itemscope itemtype='https://schema.org/NewsArticle'>"
+        "<div itemprop='datePublished' content='2024-05-01T10:00:00+01:00'>1 May</div></article>",
+    )
+    assert pm.times == [("2020-06-09", "time"), ("2024-05-01T10:00:00+01:00", "itemprop")]

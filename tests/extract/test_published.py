@@ -720,3 +720,19 @@ def test_relative_wall_clock_time_without_a_zone_stays_naive():
 def test_minutes_ago_is_an_instant_from_the_reference():
     html = en_page(top="5分钟前 来源：某网")
     assert zoned(html, reference_time=SHANGHAI_NOON) == ("2021-05-05T11:55:00+08:00", "reference")
+
+
+def test_a_date_published_holder_with_content_dates_the_page():
+    html = page(top='<div itemprop="datePublished" content="2024-05-01T10:00:00+01:00">1 May 2024</div>')
+    assert published(html, timezone=None) == ("2024-05-01T10:00:00+01:00", "time-element")
+
+
+def test_an_oversized_live_blog_json_ld_dates_the_page():
+    body = "x" * 600
+    update = f'{{"@type": "BlogPosting", "datePublished": "2024-05-02T09:00:00Z", "articleBody": "{body}"}}'
+    ld = (
+        '{"@type": "LiveBlogPosting", "datePublished": "2024-05-01T08:30:00Z",'
+        f' "liveBlogUpdate": [{", ".join([update] * 900)}]}}'
+    )
+    html = page(f'<script type="application/ld+json">{ld}</script>')
+    assert published(html, timezone=None) == ("2024-05-01T08:30:00+00:00", "json-ld:datePublished")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +20,19 @@ JSON_LD_TYPES = ("application/ld+json", "application/json+ld")
 #: ``rel="canonical"`` in any case of the word, between XML white space
 _XML_SPACE = " \t\r\n"
 _LOWER_CANONICAL = str.maketrans("CANOIL", "canoil")
-#: JSON-LD blocks larger than this are not parsed (they are data dumps, not article metadata)
+#: JSON-LD blocks larger than this are not parsed whole (a data dump, or a live blog whose updates run to
+#: 840 kB); only the top-level keys in their head are read (``_ld_head``)
 JSON_LD_MAX_CHARS = 500_000
+#: the characters of an oversized block's head that are scanned for its top-level keys: a live blog's
+#: article keys come before its list of updates (the Mirror's in its first 2 kB); a key after the cut is lost
+JSON_LD_HEAD_CHARS = 32_768
+#: the top-level keys read from an oversized block's head
+_LD_HEAD_KEYS = frozenset(("@type", "datePublished", "dateModified", "dateCreated", "headline", "author"))
+#: a JSON string (a key when a colon follows; unclosed when its closing quote is missing, which keeps the
+#: scan linear: a string that cannot close is not retried from each quote inside it) or a bracket: enough
+#: to know each key's depth
+_LD_TOKEN = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)(")?(\s*:)?|[{}\[\]]')
+_LD_DECODER = json.JSONDecoder()
 #: the characters of a <title> or a meta tag's content that are read: far over any real title or
 #: description, and the title's site-name splitting and matching is not run over megabytes (a fuzzed page
 #: with a 7 MB <title> took 3 s of CPU)
@@ -38,6 +50,38 @@ def _flatten_ld(obj: Any, out: list[dict[str, Any]]) -> None:
             _flatten_ld(graph, out)
 
 
+def _ld_head(raw: str) -> dict[str, Any] | None:
+    """The top-level ``_LD_HEAD_KEYS`` of an oversized JSON-LD object, read from its first
+    ``JSON_LD_HEAD_CHARS`` only (time and memory bounded by that, not by the block): strings and
+    brackets are tokenised to know each key's depth, and a wanted key's value is decoded where it
+    starts, inside the head (a nested update's ``datePublished`` is not the article's)."""
+    head = raw[:JSON_LD_HEAD_CHARS]
+    start = head.find("{")
+    if start < 0:
+        return None
+    out: dict[str, Any] = {}
+    depth = 0
+    for m in _LD_TOKEN.finditer(head, start):
+        token = m.group()
+        if token in "{[":
+            depth += 1
+        elif token in "}]":
+            depth -= 1
+            if depth <= 0:
+                break
+        elif m.group(2) is None:  # a string running past the head
+            break
+        elif depth == 1 and m.group(3) and m.group(1) in _LD_HEAD_KEYS and m.group(1) not in out:
+            end = m.end()
+            while end < len(head) and head[end] in " \t\r\n":
+                end += 1
+            try:
+                out[m.group(1)] = _LD_DECODER.raw_decode(head, end)[0]
+            except (json.JSONDecodeError, RecursionError, ValueError):
+                continue
+    return out if out.keys() - {"@type"} else None
+
+
 @dataclass(slots=True)
 class _Found:
     """The elements ``collect_page_meta`` reads, each kind in document order."""
@@ -51,13 +95,32 @@ class _Found:
 
 
 #: the ``<time>`` elements and ``itemprop=datePublished`` holders ``collect_page_meta`` reads, in document
-#: order (from the ``itemprop`` attributes up: a predicate on every element costs 4x as much)
+#: order (from the ``itemprop`` attributes up: a predicate on every element costs 4x as much); a holder
+#: other than <meta> (read with the metas) may give its value in ``content``, as microdata allows
+#: (``<div itemprop="datePublished" content="...">``)
 _TIMES = etree.XPath(
     "descendant-or-self::time[@datetime or @pubdate]"
-    " | descendant-or-self::*/@itemprop[. = 'datePublished']/parent::*[@datetime]"
+    " | descendant-or-self::*/@itemprop[. = 'datePublished']"
+    "/parent::*[@datetime or @content and not(self::meta)]"
 )
+#: the ``itemtype`` of a microdata item that dates a reader's review or comment, not the page
+_REVIEW_TYPE = re.compile(r"review|comment", re.IGNORECASE)
+#: the levels above an ``itemprop`` holder searched for its item (real items hold their dates a few down)
+_ITEM_MAX_UP = 32
 #: the tags of the other elements it reads
 _WALKED_TAGS = ("meta", "script", "title", "link", "base")
+
+
+def _dates_a_review(el: Element) -> bool:
+    """Whether the microdata item ``el``'s ``itemprop`` belongs to (its nearest ``itemscope``) is a
+    review or a comment. The item is looked for ``_ITEM_MAX_UP`` levels up at most (a hostile page's
+    thousands of holders in a 100,000-deep tree are not each walked to the root)."""
+    for up, anc in enumerate(el.iterancestors()):
+        if anc.get("itemscope") is not None:
+            return _REVIEW_TYPE.search(anc.get("itemtype", "")) is not None
+        if up >= _ITEM_MAX_UP:
+            break
+    return False
 
 
 def _walk(root: Element) -> _Found:
@@ -104,7 +167,12 @@ def collect_page_meta(root: Element) -> PageMeta:
                 pm.multi.setdefault(key, [pm.meta[key]]).append(value)
     for el in found.json_ld:
         raw = el.text or ""
-        if not raw.strip() or len(raw) > JSON_LD_MAX_CHARS:
+        if len(raw) > JSON_LD_MAX_CHARS:
+            obj = _ld_head(raw)
+            if obj is not None:
+                pm.json_ld.append(obj)
+            continue
+        if not raw.strip():
             continue
         try:
             _flatten_ld(json.loads(raw), pm.json_ld)
@@ -113,9 +181,14 @@ def collect_page_meta(root: Element) -> PageMeta:
     if found.title is not None:
         pm.title = collapse("".join(found.title.itertext())[:META_VALUE_MAX_CHARS]) or None
     for el in found.times:
-        value = el.get("datetime") or collapse("".join(el.itertext()))
+        where = "itemprop" if el.get("itemprop") == "datePublished" else "time"
+        if where == "itemprop" and _dates_a_review(el):  # a product page's reviews, a comment's date
+            if el.tag != "time":
+                continue
+            where = "time"
+        value = el.get("datetime") or collapse(el.get("content", "")[:META_VALUE_MAX_CHARS])
+        value = value or collapse("".join(el.itertext()))
         if value:
-            where = "itemprop" if el.get("itemprop") == "datePublished" else "time"
             pm.times.append((value, where))
     pm.language = (root.get("lang") or root.get("xml:lang") or pm.meta.get("content-language") or "").strip()
     pm.language = pm.language or None
