@@ -736,3 +736,23 @@ def test_an_oversized_live_blog_json_ld_dates_the_page():
     )
     html = page(f'<script type="application/ld+json">{ld}</script>')
     assert published(html, timezone=None) == ("2024-05-01T08:30:00+00:00", "json-ld:datePublished")
+
+
+def test_a_publish_meta_holding_the_last_edit_gives_way_to_an_earlier_publish_value():
+    # a live blog's meta is refreshed on every update: published_time == modified_time, a day after the
+    # start the JSON-LD and the microdata give
+    head = (
+        '<meta property="article:published_time" content="2024-08-05T20:49:50+01:00">'
+        '<meta property="article:modified_time" content="2024-08-05T20:49:50+01:00">'
+        '<script type="application/ld+json">{"@type": "LiveBlogPosting",'
+        ' "datePublished": "2024-08-04T13:23:00Z", "dateModified": "2024-08-05T19:49:50Z"}</script>'
+    )
+    top = '<div itemprop="datePublished" content="2024-08-04T13:23:00Z">4 August</div>'
+    html = page(head, top=top)
+    assert published(html, timezone=None) == ("2024-08-04T13:23:00+00:00", "json-ld:datePublished")
+    # a page edited once, the same day: the meta stays
+    same_day = html.replace("2024-08-04T13:23:00Z", "2024-08-05T09:00:00Z")
+    assert published(same_day, timezone=None)[1] == "meta:article:published_time"
+    # the earlier value alone against two (a microdata datePublished the page's JSON-LD does not repeat)
+    alone = page(head.replace("2024-08-04T13:23:00Z", "2024-08-05T19:49:50Z"), top=top)
+    assert published(alone, timezone=None)[1] == "meta:article:published_time"

@@ -431,6 +431,13 @@ def _settle(page: Page, body: BodyResult, stamp: Stamp, source: str, ctx: TimeCo
         later = [(s, src) for s, src in later if not any(_same_instant(s, m) for m in modified)]
     if not far and not later:
         return stamp, source
+    if far and stamp.has_time and any(_same_instant(stamp, m) for m in modified):
+        # this value is the last edit's time (a live blog's meta, refreshed on every update): an earlier
+        # publish time more of the page's publish values give wins
+        votes = sum(1 for s, _ in values if _same_instant(s, stamp))
+        for other, src in far:
+            if _wall(other.when, zone) < own and sum(1 for s, _ in values if _same_instant(s, other)) > votes:
+                return other, src
     hits = _shown_hits(page, body, ctx)
     shown = {hit.when.date() for hit in hits}
     if far and shown and _day(stamp, zone) not in shown:
