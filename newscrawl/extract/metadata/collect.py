@@ -11,6 +11,7 @@ from typing import Any
 from lxml import etree
 
 from newscrawl.extract.document import Element, collapse, strip_text_controls
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import PageMeta
 
 logger = logging.getLogger(__name__)
@@ -31,7 +32,7 @@ _LD_HEAD_KEYS = frozenset(("@type", "datePublished", "dateModified", "dateCreate
 #: a JSON string (a key when a colon follows; unclosed when its closing quote is missing, which keeps the
 #: scan linear: a string that cannot close is not retried from each quote inside it) or a bracket: enough
 #: to know each key's depth
-_LD_TOKEN = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)(")?(\s*:)?|[{}\[\]]')
+_LD_TOKEN = lazy_compile(r'"([^"\\]*(?:\\.[^"\\]*)*)(")?(\s*:)?|[{}\[\]]')
 _LD_DECODER = json.JSONDecoder()
 #: the characters of a <title> or a meta tag's content that are read: far over any real title or
 #: description, and the title's site-name splitting and matching is not run over megabytes (a fuzzed page
@@ -104,7 +105,7 @@ _TIMES = etree.XPath(
     "/parent::*[@datetime or @content and not(self::meta)]"
 )
 #: the ``itemtype`` of a microdata item that dates a reader's review or comment, not the page
-_REVIEW_TYPE = re.compile(r"review|comment", re.IGNORECASE)
+_REVIEW_TYPE = lazy_compile(r"review|comment", re.IGNORECASE)
 #: the levels above an ``itemprop`` holder searched for its item (real items hold their dates a few down)
 _ITEM_MAX_UP = 32
 #: the tags of the other elements it reads
