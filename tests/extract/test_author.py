@@ -604,6 +604,23 @@ def test_a_short_line_opened_by_a_singular_writer_label_gives_the_name_before_th
     assert author(page(last=last, en=True)) == ("Jane Doe; Johanna Roe", "line:writer")
 
 
+def test_a_singular_label_before_a_list_of_names_keeps_every_name():
+    last = "Author: Jane Doe, John Roe"
+    assert author(page(last=last, en=True)) == ("Jane Doe; John Roe", "line:writer")
+    last = "Autorin: Jane Doe, J. Roe und Ann Poe"
+    assert author(page(last=last, en=True)) == ("Jane Doe; J. Roe; Ann Poe", "line:writer")
+    # a role in capitals after the comma is still a role
+    last = "Author: Jane Doe, Senior Editor"
+    assert author(page(last=last, en=True)) == ("Jane Doe", "line:writer")
+
+
+def test_a_plural_writer_label_names_the_writers():
+    last = "Authors: Jane Doe, John Roe"
+    assert author(page(last=last, en=True)) == ("Jane Doe; John Roe", "line:writer")
+    last = "Autorinnen: Jane Doe und Ann Poe"
+    assert author(page(last=last, en=True)) == ("Jane Doe; Ann Poe", "line:writer")
+
+
 def test_a_long_line_with_a_label_in_its_middle_is_running_text():
     last = "Wie die Autorin: Jana Example schreibt, ist der Beirat der Stiftung in Tunis zufrieden damit."
     assert author(page(last=last, en=True)) == (None, None)

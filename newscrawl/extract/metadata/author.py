@@ -155,7 +155,7 @@ _CJK = r"\u3400-\u9fff"
 _WRITER = lazy_compile(
     rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端]))"
     rf"(?:作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|特约记者|本报记者|记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／]|文\s*[:：]|"
-    r"[Aa]uthor\s*:|Autor(?:in)?\s*:|[Ww]ritten by\s*:?)\s*[:：]?\s*"
+    r"[Aa]uthors?\s*:|Autor(?:in|en|innen)?\s*:|[Ww]ritten by\s*:?)\s*[:：]?\s*"
 )
 #: editor keywords (the value follows; "编辑部", "编辑推荐" are not credits)
 EDITOR_KEYWORD = lazy_compile(
@@ -770,10 +770,32 @@ def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list
 
 #: a Latin-script writer's label opening a line: the line is a byline even when a role runs on after the
 #: name ("Autorin: Jane Doe, Projektleiterin der Stiftung in Tunis.")
-_LABEL_OPENING = lazy_compile(r"^\W{0,3}(?:Autor(?:in|en)?|Author|Written by)\s*:\s*(?=\S)")
+_LABEL_OPENING = lazy_compile(r"^\W{0,3}(?:Autor(?:in|en|innen)?|Authors?|Written by)\s*:\s*(?=\S)")
 #: ... a label in the singular names one writer, so on a short line too what follows the name's comma is
 #: the role, not a second person ("Autorin: Jane Doe, Projektleiterin der Stiftung."; "Autoren: A, B" stays)
 _ONE_WRITER_LABEL = lazy_compile(r"^\W{0,3}(?:Autor(?:in)?|Author)\s*:\s*(?=\S)")
+
+
+#: a name after a singular label's comma: capitalised words only ("John Roe", "J. Roe"; a role has small
+#: words or a role's word: "Head of the Unit", "Projektleiterin der Stiftung", "Senior Editor")
+_PLAIN_NAME = lazy_compile(rf"[{_UPPER}][\w'’-]*\.?(?:\s+[{_UPPER}][\w'’-]*\.?){{1,3}}")
+#: words of a writer's role or title written after the name ("Jane Doe, Senior Editor")
+ROLE_WORDS = frozenset(
+    """editor editors writer reporter correspondent journalist columnist author contributor contributing
+    staff senior chief head director manager founder professor student intern producer analyst
+    redakteur redakteurin journalistin korrespondent korrespondentin autor autorin chefredakteur
+    chefredakteurin leiter leiterin volontär volontärin mitarbeiter mitarbeiterin gastautor gastautorin
+    rédacteur rédactrice journaliste correspondant redactor redactora periodista""".split()
+)
+
+
+def _more_names(tail: str) -> bool:
+    """True when what follows a singular label's name after its comma is more names, not the writer's
+    role: "Author: Jane Doe, John Roe" names two writers, "Autorin: Jane Doe, Projektleiterin" one."""
+    parts = [p.strip(" .;") for p in _LIST_SEP.split(tail)]
+    return bool(parts) and all(
+        _PLAIN_NAME.fullmatch(p) and not ROLE_WORDS & {w.lower().strip(".") for w in p.split()} for p in parts
+    )
 
 
 def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterator[str]:
@@ -781,7 +803,9 @@ def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterat
     pieces: Iterable[str] = (line,) if short else (m.group(1) for m in _BRACKETED.finditer(line))
     label = _ONE_WRITER_LABEL if short else _LABEL_OPENING
     if people and len(line) <= 2 * MAX_BYLINE_LINE and label.match(line):
-        pieces = (line.split(",", 1)[0],)  # the name, without the role after its comma
+        head, _, tail = line.partition(",")
+        if not (short and _more_names(tail)):
+            pieces = (head,)  # the name, without the role after its comma
     for piece in pieces:
         for m in pattern.finditer(piece):
             run = piece[m.end() :]
