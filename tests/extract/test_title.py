@@ -121,6 +121,33 @@ def test_meta_title_wins_over_an_unrelated_far_heading():
     assert title(html) == ("Library opens a new reading room", "meta:og:title")
 
 
+def test_a_far_h1_the_json_ld_headline_states_wins_over_a_teaser_og_title():
+    # og:title and the <title> give a reworded teaser; the JSON-LD headline is the <h1>, which sits far
+    # above the text (a list of links between them)
+    ld = '{"@type": "NewsArticle", "headline": "Rail line sets new date for its northern extension"}'
+    far = "<div><a href='/x'>link</a></div>" * 60
+    html = page(
+        "<title>Trains to reach the north by spring, operator says</title>"
+        "<meta property='og:title' content='Trains to reach the north by spring, operator says'>"
+        f"<script type='application/ld+json'>{ld}</script>",
+        f"<h1>Rail line sets new date for its northern extension</h1>{far}",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Rail line sets new date for its northern extension", "heading:h1")
+
+
+def test_a_far_h1_no_declared_title_states_yields_to_og_title():
+    ld = '{"@type": "NewsArticle", "headline": "Rail line to open its northern extension by spring"}'
+    far = "<div><a href='/x'>link</a></div>" * 60
+    html = page(
+        "<meta property='og:title' content='Rail line to open its northern extension by spring'>"
+        f"<script type='application/ld+json'>{ld}</script>",
+        f"<h1>Regional transport desk</h1>{far}",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Rail line to open its northern extension by spring", "meta:og:title")
+
+
 def test_higher_level_heading_near_the_text_is_preferred():
     html = page(heading="<h2>要闻</h2><h1>全市新增三条公交线路</h1><h3>小标题</h3>")
     assert title(html) == ("全市新增三条公交线路", "heading:h1")

@@ -22,8 +22,9 @@ the longest one.
 
 Order and cross-check:
 
-1. the heading, when a declared title or the <title> backs it (shares ``SUPPORT_OVERLAP`` of its words),
-   or when it is the <h1> right above the text. A kicker or subtitle in its own child element is dropped
+1. the heading, when a declared title (any of them: og:title may be a reworded teaser where the JSON-LD
+   headline states the <h1>) or the <title> backs it (shares ``SUPPORT_OVERLAP`` of its words), or when
+   it is the <h1> right above the text. A kicker or subtitle in its own child element is dropped
    when the declared title matches the rest better (``refine_heading``); a declared title that is the
    heading with a separator put in ("Kicker: Headline" for ``<h1><span>Kicker</span> Headline</h1>``,
    :func:`adds_separators`) is given as declared, unless that separator parts a <title> ("Kicker |
@@ -913,11 +914,13 @@ def find_title(page: Page, body: BodyResult) -> Found:
     """The page's title by the chain in the module docstring; ``Found()`` when nothing qualifies."""
     meta = page.meta
     site = SiteContext(meta, page.url)
-    values = declared_titles(meta, page.html)
-    declared = next(values, None) or microdata_headline(page)
+    values = list(declared_titles(meta, page.html))
+    declared = values[0] if values else microdata_headline(page)
     declared_raw = declared[1] if declared else None
     backing = [v for v in (declared_raw, meta.title) if v]
-    heading = find_heading(page, body, site, backing)
+    # the page's other declared titles (twitter:title, JSON-LD headline ... after og:title)
+    others = [v for _, v in values[1:]]
+    heading = find_heading(page, body, site, [*backing, *others])
     if heading and site.is_site(heading.text):
         heading = None  # a heading like "某某省人民政府网站" is the site's banner
     banner = heading is not None and heading.tag == "h1" and bool(meta.title)
@@ -930,7 +933,7 @@ def find_title(page: Page, body: BodyResult) -> Found:
         # the trail's last crumb, unless the page declares exactly it: the headline is an <h2> below it
         # that a declared title states (the crumb "Kicker: Headline", og:title and the <h2> the news)
         if not declared_raw or _compact(strip_site_parts(declared_raw, site)) != _compact(heading.text):
-            stating = [*backing, *(v for _, v in values)]
+            stating = [*backing, *others]
             heading = headline_after_crumb(page, body, heading, stating, site) or heading
     heading_text = heading.text if heading else None
     if heading:
@@ -939,6 +942,8 @@ def find_title(page: Page, body: BodyResult) -> Found:
         # above the text (measured: +1 on trafilatura's titles, +1 on daniel-zh)
         stated = bool(declared_raw) and overlap(text, declared_raw or "") >= SUPPORT_OVERLAP
         supported = stated or (bool(meta.title) and overlap(text, meta.title or "") >= SUPPORT_OVERLAP)
+        # ... or another declared title backs it (og:title a teaser, the JSON-LD headline the <h1>)
+        supported = supported or any(backs(v, text) for v in others)
         if supported or (tag == "h1" and (not backing or heading.near)):
             if declared and not stated:
                 shown = shown_title(page, clean_title(declared[1], site))
