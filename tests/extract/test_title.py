@@ -62,6 +62,27 @@ def test_enpproperty_comment_of_chinese_portals_is_a_declared_title():
     assert title(page(head)) == ("城区新建两座口袋公园", "meta:enp:title")
 
 
+def test_a_declared_title_a_heading_shows_whole_keeps_its_dash():
+    # no heading near the text; the declared title's dash is the headline's own, as the <h2> shows it
+    far = "<div><a href='/x'>link</a></div>" * 60
+    html = page(
+        "<meta property='og:title' content='Update – Harbour bridge closes for repairs'>",
+        f"<h2 class='entry-title'>Update – Harbour bridge closes for repairs</h2>{far}",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Update – Harbour bridge closes for repairs", "meta:og:title")
+
+
+def test_a_declared_title_no_heading_shows_is_cut_at_its_dash():
+    far = "<div><a href='/x'>link</a></div>" * 60
+    html = page(
+        "<meta property='og:title' content='Update – Harbour bridge closes for repairs'>",
+        f"<h2 class='entry-title'>Harbour bridge closes</h2>{far}",
+        body=BODY_EN,
+    )
+    assert title(html) == ("Harbour bridge closes for repairs", "meta:og:title")
+
+
 def test_site_name_is_removed_from_the_meta_title():
     html = page('<meta property="og:title" content="Council passes school budget | Reuters">', body=BODY_EN)
     assert title(html)[0] == "Council passes school budget"

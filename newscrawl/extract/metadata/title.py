@@ -40,7 +40,9 @@ Order and cross-check:
    site's banner (:func:`is_banner`: "Post title | Blog name"). An <h1> that is a breadcrumb trail
    ending with the declared headline gives that headline (:func:`last_crumb`); a heading that glues two
    pieces of markup ("Kicker:Headline") is given with the declared title's spacing (:func:`spaced_apart`).
-2. the cleaned declared title (so a meta title that is only the site name never wins: it cleans to nothing);
+2. the declared title without its site-name parts when a heading shows exactly that (its separators are
+   then the headline's own), else the cleaned declared title (so a meta title that is only the site name
+   never wins: it cleans to nothing);
 3. the cleaned <title>;
 4. an unbacked heading;
 5. the raw declared title or <title>, even if it is only the site's name.
@@ -976,6 +978,9 @@ def find_title(page: Page, body: BodyResult) -> Found:
                 return Found(cleaned, f"meta:{declared[0]}" if declared else "title-tag")
             return Found(refined, f"heading:{tag}")
     if declared:
+        shown = shown_title(page, strip_site_parts(declared[1], site))
+        if shown:  # a heading shows it whole: its separators are the headline's own ("NWO – Headline")
+            return Found(shown, f"meta:{declared[0]}")
         value = clip(clean_title(declared[1], site, heading_text, meta.title))
         if value:
             return Found(value, f"meta:{declared[0]}")
