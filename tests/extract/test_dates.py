@@ -104,3 +104,20 @@ def test_month_names_of_more_languages(text, expected):
 def test_last_edited_is_not_a_publish_label():
     hits = find_dates("page revision: 8, last edited: 17 Jun 2018 15:15")
     assert [h.label for h in hits] == [-1]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Do 25.04.24 | 14:07 Uhr", "2024-04-25T14:07:00"),
+        ("3 May 2024 · 10:15", "2024-05-03T10:15:00"),
+        ("2024-04-25 • 09:30", "2024-04-25T09:30:00"),
+    ],
+)
+def test_a_time_set_off_from_its_date_by_a_bar_or_a_dot_belongs_to_it(text, expected):
+    assert [h.when.isoformat() for h in find_dates(text)] == [expected]
+
+
+def test_a_bar_without_a_time_after_it_leaves_the_date_alone():
+    hits = find_dates("Antenne Brandenburg | 24.04.2024 | Eva Kirchner")
+    assert [(h.when.isoformat(), h.has_time) for h in hits] == [("2024-04-24T00:00:00", False)]

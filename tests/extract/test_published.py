@@ -251,6 +251,11 @@ def test_a_date_alone_takes_the_time_shown_for_that_day_under_the_title():
     assert published(html) == ("2022-02-13T07:48:00+08:00", "meta:publishdate+text-near-title")
 
 
+def test_a_dateline_with_a_bar_between_date_and_time_gives_the_time():
+    html = page(top="Do 25.04.24 | 14:07 Uhr", title="Eine Überschrift")
+    assert published(html, timezone="Europe/Berlin") == ("2024-04-25T14:07:00+02:00", "text-near-title")
+
+
 def test_a_date_alone_keeps_no_time_shown_for_another_day():
     html = page('<meta name="publishdate" content="2022-02-13">', top="2022-02-12 07:48 来源：新华网")
     assert published(html) == ("2022-02-13", "meta:publishdate")
