@@ -112,6 +112,15 @@ def test_rel_author_link():
     assert author(html) == ("Jane Doe", "byline:rel")
 
 
+def test_author_links_naming_the_declared_writer_and_more_are_the_fuller_byline():
+    head = '<meta property="article:author" content="John Roe">'
+    top = '<a rel="author" href="/a/jd">Jane Doe</a> <a rel="author" href="/a/jr">John Roe</a>'
+    assert author(page(head, top=top, en=True)) == ("Jane Doe; John Roe", "byline:rel")
+    # links naming others than the declared writer do not replace it
+    top = '<a rel="author" href="/a/jd">Jane Doe</a> <a rel="author" href="/a/ap">Ann Poe</a>'
+    assert author(page(head, top=top, en=True)) == ("John Roe", "meta:article:author")
+
+
 def test_rel_author_link_text_loses_its_lead_in():
     html = page(top='<a rel="author" href="/a/jd">View all posts by Jane Doe</a>', en=True)
     assert author(html) == ("Jane Doe", "byline:rel")
@@ -512,6 +521,16 @@ def test_a_declared_login_is_spelled_as_the_page_shows_it():
     byline = '<span class="post-author">von <a href="/creator/mary-doerr/">Mary Doerr</a></span>'
     html = page(head, top=byline, en=True)
     assert author(html) == ("Mary Doerr", "json-ld:author")
+
+
+def test_a_declared_login_of_words_is_spelled_as_the_page_writes_the_name():
+    head = ld({"@type": "HowTo", "author": {"@type": "Person", "name": "jane.roe"}})
+    data = '<div data-user="{&quot;display_name&quot;:&quot;Jane  Roe&quot;}"></div>'
+    assert author(page(head, bottom=data, en=True)) == ("Jane Roe", "json-ld:author")
+    head = '<meta name="author" content="jane_roe">'
+    assert author(page(head, bottom="<p>Fotos: Jane Roe</p>", en=True)) == ("Jane Roe", "meta:author")
+    # the case of a name is not guessed: a login the page never writes as a name gives no writer
+    assert author(page(head, en=True)) == (None, None)
 
 
 # --- names that are not the writer's, and credits of more shapes (issue 12, third pass) -------------

@@ -279,6 +279,7 @@ _OBFUSCATED_EMAIL = lazy_compile(
     r"(?:\.|\s*[\[({]\s*(?:dot|DOT|punkt)\s*[\])}]\s*|\s(?:dot|DOT)\s)[a-zA-Z]{2,}"
 )
 _SLUG = lazy_compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")
+_LOGIN_SEP = lazy_compile(r"[._-]")
 _DIGITS = lazy_compile(r"\d{4}")
 #: leftovers of markup or code: a value with these is not a name
 _MARKUP = lazy_compile(r"[=<>{}→»]|&\w+;|^\d")
@@ -559,6 +560,19 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     if marked:
         return Found(marked, "byline:class")
     return Found(linked, "byline:link") if linked else NOT_FOUND
+
+
+def _rel_authors(page: Page, body: BodyResult) -> list[str]:
+    """The names of every ``rel="author"`` link by the text, in order, without repeats."""
+    elements, tags = page.stats.elements, page.stats.tag
+    names: list[str] = []
+    for i in near_indexes(page, body):
+        if tags[i] != "a" or "author" not in (elements[i].get("rel") or "").split():
+            continue
+        value = _byline_value(_element_text(elements[i]))
+        if value and value not in names and not _in_aside(elements[i]):
+            names.append(value)
+    return names
 
 
 def _own_author_link(page: Page, body: BodyResult) -> str | None:
@@ -1334,6 +1348,39 @@ def page_spelling(page: Page, name: str) -> str:
     return forms.pop() if len(forms) == 1 else name
 
 
+#: words of a declared login spelled out ("jane.doe", "jane_doe" -> "Jane Doe"): at most this many
+MAX_LOGIN_WORDS = 3
+
+
+def _declared_logins(meta: PageMeta) -> Iterator[tuple[str, str]]:
+    """(source, login) of the declared authors (meta tags, JSON-LD names) that are account logins of
+    words ("jane.doe")."""
+    raw = [(f"meta:{k}", v) for k in META_AUTHOR_KEYS for v in meta.multi.get(k) or [meta.meta.get(k) or ""]]
+    for obj in meta.json_ld:
+        value = obj.get("author") or obj.get("creator")
+        for item in value if isinstance(value, list) else [value]:
+            name = _person_name(item) if isinstance(item, dict) else item
+            if isinstance(name, str):
+                raw.append(("json-ld:author", name))
+    for source, value in raw:
+        if _SLUG.match(value.strip()):
+            yield source, value.strip()
+
+
+def spelled_login(page: Page) -> Found:
+    """The writer's name where the page declares only a login of words ("jane.doe") and writes that name
+    elsewhere in its usual case ("Jane Doe"): the case of a name is never guessed. ``Found()`` otherwise."""
+    for source, login in _declared_logins(page.meta):
+        words = _LOGIN_SEP.split(login)
+        if not 2 <= len(words) <= MAX_LOGIN_WORDS or not all(w.isalpha() and len(w) > 1 for w in words):
+            continue
+        capitals = " ".join(words).upper()
+        spelled = page_spelling(page, capitals)
+        if spelled != capitals:
+            return Found(spelled, source)
+    return NOT_FOUND
+
+
 #: a declared first name is completed by a surname the page writes after it at least this many times
 #: (and no other: "Nils" -> "Nils Doe" when the page says "Nils Doe" twice and "Nils" nothing else)
 FULL_NAME_MIN_TIMES = 2
@@ -1442,6 +1489,10 @@ def _author_chain(
         listed = split_names(_json_ld_author(meta))
         if len(listed) > len(names) and set(names) <= set(listed):
             return Found(join_names(listed), "json-ld:author")
+        # ... and so is the byline's list of author links by the text
+        linked = _rel_authors(page, body)
+        if len(linked) > len(names) and set(names) <= set(linked) and len(linked) <= MAX_NAMES:
+            return Found(join_names(linked), "byline:rel")
         # the post's own author link by the text ("/author/fabian/" showing "Fabian") naming none of the
         # declared people: the meta tag names the theme's or the site's owners
         own = _own_author_link(page, body)
@@ -1457,6 +1508,8 @@ def _author_chain(
         if enp_value and not is_outlet(enp_value):
             return Found(enp_value, "meta:enp:author")
     ld_value = _json_ld_author(meta)
+    if ld_value is None and (login := spelled_login(page)):
+        return login
     if ld_value and not is_outlet(ld_value):
         if not (site.is_site(ld_value) or is_organisation(ld_value)):
             return Found(ld_value, "json-ld:author")
