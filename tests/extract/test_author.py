@@ -186,6 +186,25 @@ def test_bare_sentence_closing_the_text_is_not_a_name():
     assert author(page(last="Read more.", en=True)) == (None, None)
 
 
+def test_a_related_posts_heading_closing_the_text_is_not_a_name():
+    assert author(page(last="Ähnliche Beiträge", en=True)) == (None, None)
+    assert author(page(last="Related Posts", en=True)) == (None, None)
+
+
+def test_a_bold_line_of_names_opening_the_text_names_the_writers():
+    head = '<meta property="og:site_name" content="Example Times">'
+    head += '<meta name="twitter:label1" content="Written by">'
+    head += '<meta name="twitter:data1" content="Example Times">'
+    first = "<strong>Jane Doe/John Roe</strong>"
+    assert author(page(head, first=first, en=True), url="https://extimes.com/a/b") == (
+        "Jane Doe; John Roe",
+        "line:opening",
+    )
+    # a heading in bold, a dateline in capitals, or a name inside a sentence is no byline
+    for first in ("<strong>Read More</strong>", "<b>NEW YORK</b>", "Hello <b>Jane Doe</b>"):
+        assert author(page(first=first, en=True), url="https://extimes.com/a/b")[1] != "line:opening"
+
+
 def test_bare_chinese_name_right_above_the_text():
     assert author(page(top="林青")) == ("林青", "line:name")
 

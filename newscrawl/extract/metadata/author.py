@@ -236,7 +236,8 @@ _AUTHOR_HREF = lazy_compile(r"/(?:author|autor|authors|autoren|writer)s?/[^/?#]+
 #: capitalised words of page furniture and headings that are never part of a person's name
 NOT_NAME_WORDS = frozenset(
     """zur zum und the of and for with home news more startseite weiter lesen read comments kommentare share
-    teilen back top contact kontakt impressum datenschutz privacy newsletter login menu team""".split()
+    teilen back top contact kontakt impressum datenschutz privacy newsletter login menu team related similar
+    posts ähnliche beiträge artikel""".split()
 )
 _HEADINGS = frozenset(HEADING_TAGS)
 #: capitalised month names and abbreviations (English, German, French, Spanish) that may follow a byline's
@@ -1116,6 +1117,42 @@ def _opening_byline(paragraphs: tuple[str, ...]) -> Found:
     return NOT_FOUND
 
 
+#: the paragraphs of the content node, in order (a bold line of names opening the text)
+_NODE_PARAGRAPHS = etree.XPath(".//p")
+#: separators between the names of a bold line ("Jane Doe/John Roe", "Jane Doe and John Roe")
+_BOLD_NAMES_SEP = lazy_compile(r"\s*[/,&|]\s*|\s+(?:and|und|et|y)\s+")
+
+
+def _bold_names(body: BodyResult) -> Found:
+    """The writers a paragraph in bold names before the text, as small papers open an article ("<p><b>Jane
+    Doe/John Roe</b></p>"): one of the first ``OPENING_LINES`` paragraphs of the content node that is
+    nothing but a bold run of full names (two to four capitalised words each). A line in capitals is a
+    dateline or a heading ("NEW YORK"), not a byline."""
+    if body.node is None:
+        return NOT_FOUND
+    seen = 0
+    for p in _NODE_PARAGRAPHS(body.node):
+        text = collapse("".join(p.itertext()))
+        if not text:
+            continue
+        seen += 1
+        if seen > OPENING_LINES:
+            break
+        if len(text) > MAX_NAME_LINE or text.isupper() or len(p) != 1 or p[0].tag not in ("b", "strong"):
+            continue
+        if collapse(p.text or "") or collapse(p[0].tail or "") or collapse("".join(p[0].itertext())) != text:
+            continue
+        names = _BOLD_NAMES_SEP.split(text.strip(_STRIP))
+        if names and all(
+            _LATIN_FULL.fullmatch(n)
+            and not NOT_NAME_WORDS & {w.lower() for w in n.split()}
+            and not MONTH_WORDS & set(n.split())
+            for n in names
+        ):
+            return Found(join_names(names), "line:opening")
+    return NOT_FOUND
+
+
 def _labelled_paragraph(paragraphs: tuple[str, ...]) -> Found:
     """A paragraph anywhere in the text that opens with a writer's label ("Autorin: Jane Doe, Projektleiterin
     der Stiftung."): the writer of a text that closes with an interview or a contact box, where the edges
@@ -1535,6 +1572,7 @@ def _author_chain(
         or _sign_off(body.paragraphs)
         or _name_line(above, closing)
         or _opening_byline(body.paragraphs)
+        or _bold_names(body)
         or _signature(body.paragraphs)
         or _linked_author(page)
     )
