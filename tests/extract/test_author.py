@@ -116,6 +116,14 @@ def test_author_links_naming_the_declared_writer_and_more_are_the_fuller_byline(
     head = '<meta property="article:author" content="John Roe">'
     top = '<a rel="author" href="/a/jd">Jane Doe</a> <a rel="author" href="/a/jr">John Roe</a>'
     assert author(page(head, top=top, en=True)) == ("Jane Doe; John Roe", "byline:rel")
+    # the byline of a related article further on is not a second writer
+    text = "".join(f"<p>{SENTENCE_EN * 3}</p>" for _ in range(30))
+    html = (
+        f"<html><head>{head}</head><body><h1>Headline</h1><div>By {top.split('</a>')[1]}</a></div>"
+        f"<div class='content'>{text}</div>"
+        "<div>By <a rel='author' href='/a/ap'>Ann Poe</a></div></body></html>"
+    )
+    assert author(html) == ("John Roe", "meta:article:author")
     # links naming others than the declared writer do not replace it
     top = '<a rel="author" href="/a/jd">Jane Doe</a> <a rel="author" href="/a/ap">Ann Poe</a>'
     assert author(page(head, top=top, en=True)) == ("John Roe", "meta:article:author")

@@ -563,15 +563,26 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     return Found(linked, "byline:link") if linked else NOT_FOUND
 
 
+#: the most elements between two author links of one byline (a related article's byline is further on)
+BYLINE_LINK_GAP = 20
+
+
 def _rel_authors(page: Page, body: BodyResult) -> list[str]:
-    """The names of every ``rel="author"`` link by the text, in order, without repeats."""
+    """The names of the ``rel="author"`` links of the first byline by the text, in order, without repeats:
+    links each at most ``BYLINE_LINK_GAP`` elements after the one before."""
     elements, tags = page.stats.elements, page.stats.tag
     names: list[str] = []
+    last = -1
     for i in near_indexes(page, body):
         if tags[i] != "a" or "author" not in (elements[i].get("rel") or "").split():
             continue
         value = _byline_value(_element_text(elements[i]))
-        if value and value not in names and not _in_aside(elements[i]):
+        if not value or _in_aside(elements[i]):
+            continue
+        if names and i - last > BYLINE_LINK_GAP:
+            break
+        last = i
+        if value not in names:
             names.append(value)
     return names
 
