@@ -341,6 +341,15 @@ def test_twitter_label_written_by_names_the_writer():
     assert author(page(head, en=True)) == ("Jane Doe", "meta:twitter:data")
 
 
+def test_twitter_misc_written_by_names_the_writer():
+    head = (
+        '<meta name="author" content="j.doe@example.com">'
+        '<meta name="twitter:misc:Written by" content="Jane Doe">'
+        '<meta name="twitter:misc:Est. reading time" content="3 Minuten">'
+    )
+    assert author(page(head, en=True)) == ("Jane Doe", "meta:twitter:data")
+
+
 def test_twitter_label_of_another_kind_is_no_author():
     head = '<meta name="twitter:label1" content="Reading time">\n<meta name="twitter:data1" content="4 min">'
     assert author(page(head, en=True)) == (None, None)
@@ -658,6 +667,12 @@ def test_a_singular_label_before_a_list_of_names_keeps_every_name():
     # a role in capitals after the comma is still a role
     last = "Author: Jane Doe, Senior Editor"
     assert author(page(last=last, en=True)) == ("Jane Doe", "line:writer")
+
+
+def test_a_gender_inclusive_writer_label_names_the_writer():
+    for label in ("Autorin/Autor", "Autor/in:", "Autor*in", "Autor/Autorin:"):
+        bottom = f"<ul><li><b>Datum</b> 28.04.2023</li><li><b>{label}</b> Jane Doe</li></ul>"
+        assert author(page(bottom=bottom, en=True)) == ("Jane Doe", "line:writer"), label
 
 
 def test_a_plural_writer_label_names_the_writers():

@@ -155,7 +155,8 @@ _CJK = r"\u3400-\u9fff"
 _WRITER = lazy_compile(
     rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端]))"
     rf"(?:作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|特约记者|本报记者|记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／]|文\s*[:：]|"
-    r"[Aa]uthors?\s*:|Autor(?:in|en|innen)?\s*:|[Ww]ritten by\s*:?)\s*[:：]?\s*"
+    r"[Aa]uthors?\s*:|Autor(?:in|en|innen)?\s*:|Autor(?:in)?\s*/\s*Autor(?:in)?\s*:?|Autor[/*:]in(?:nen)?\s*:?|"
+    r"[Ww]ritten by\s*:?)\s*[:：]?\s*"
 )
 #: editor keywords (the value follows; "编辑部", "编辑推荐" are not credits)
 EDITOR_KEYWORD = lazy_compile(
@@ -1295,13 +1296,17 @@ def byline_value(text: str) -> str | None:
 
 def _labelled_author(meta: PageMeta) -> str | None:
     """The value of a ``twitter:dataN`` tag whose ``twitter:labelN`` says "Written by" (the pair WordPress
-    SEO plugins write: label "Verfasst von", data "Karoline Herr")."""
+    SEO plugins write: label "Verfasst von", data "Karoline Herr"), or of a ``twitter:misc:<label>`` tag with
+    such a label (``<meta name="twitter:misc:Written by" content="Karoline Herr">``)."""
     for n in range(1, 5):
         label = meta.meta.get(f"twitter:label{n}")
         if label is None:
             break
         if _WRITTEN_BY.match(label.strip()):
             return meta.meta.get(f"twitter:data{n}")
+    for key, value in meta.meta.items():
+        if key.startswith("twitter:misc:") and _WRITTEN_BY.match(key[len("twitter:misc:") :].strip()):
+            return value
     return None
 
 
