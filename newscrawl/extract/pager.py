@@ -65,6 +65,12 @@ def page_number(candidate: str, first: str) -> int | None:
     return n if n >= 2 else None
 
 
+#: what follows a page's file-name stem in a link to a later page of it: ``_2``/``-2``, ``?page=2``/``&p=2``
+_LATER_PAGE_MARKS = (b"_", b"-", b"?", b"&")
+#: places of the stem in a body checked one by one before the test falls back to a scan per mark
+_STEM_PLACES = 8
+
+
 def may_link_later_pages(url: str, body: bytes) -> bool:
     """A cheap test on the raw page: False when no link to a later page of ``url`` can be in ``body``.
 
@@ -84,7 +90,18 @@ def may_link_later_pages(url: str, body: bytes) -> bool:
         stem = path.rstrip("/").rsplit("/", 1)[-1].encode("utf-8", "ignore")
     if not stem:
         return False
-    return any(stem + sep in body for sep in (b"_", b"-", b"?", b"&"))
+    # one scan for the stem, each place it occurs checked for a mark after it (four scans of the body for
+    # stem + mark cost 4x on a page that never names its stem, which is most pages); a stem that occurs
+    # often (a short name) goes back to the four scans rather than a Python loop over its places
+    at = body.find(stem)
+    for _ in range(_STEM_PLACES):
+        if at < 0:
+            return False
+        end = at + len(stem)
+        if body[end : end + 1] in _LATER_PAGE_MARKS:
+            return True
+        at = body.find(stem, at + 1)
+    return at >= 0 and any(stem + mark in body for mark in _LATER_PAGE_MARKS)
 
 
 def continuation_urls(first: str, links: Iterable[str]) -> list[str]:

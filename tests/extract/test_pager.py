@@ -65,3 +65,17 @@ def test_the_cheap_byte_test_lets_a_page_with_a_pager_through_and_stops_the_rest
     links = ["https://news.example.cn/c/2026-11-20/doc-ixyz999_2.shtml"]
     body = b"".join(b'<a href="' + u.encode() + b'">2</a>' for u in links)
     assert not may_link_later_pages(FIRST, body) and continuation_urls(FIRST, links) == []
+
+
+def test_the_byte_test_finds_a_later_page_after_many_plain_mentions_of_the_stem() -> None:
+    from newscrawl.extract import pager
+
+    plain = b'<a href="doc-iabc123.shtml">again</a>' * (pager._STEM_PLACES + 3)
+    # the stem named often without a page mark, then once with one: past the places checked one by one
+    assert pager.may_link_later_pages(FIRST, plain + b'<a href="doc-iabc123_2.shtml">2</a>')
+    assert pager.may_link_later_pages(FIRST, b'<a href="doc-iabc123-2.shtml">2</a>' + plain)
+    assert not pager.may_link_later_pages(FIRST, plain)
+    # the stem as the body's last bytes has no mark after it
+    assert not pager.may_link_later_pages(FIRST, b"<p>see doc-iabc123")
+    # overlapping places: the second starts inside the first
+    assert pager.may_link_later_pages("https://n.example.com/a/aa.html", b"xaaa_2")
