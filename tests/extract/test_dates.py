@@ -112,9 +112,12 @@ def test_last_edited_is_not_a_publish_label():
         ("Do 25.04.24 | 14:07 Uhr", "2024-04-25T14:07:00"),
         ("3 May 2024 · 10:15", "2024-05-03T10:15:00"),
         ("2024-04-25 • 09:30", "2024-04-25T09:30:00"),
+        ("Publié le : 06/02/2022 - 13:48", "2022-02-06T13:48:00"),
+        ("21.01.2022 \u2013 13:30", "2022-01-21T13:30:00"),
+        ("Nov 8, 2023 / 10:35 PM", "2023-11-08T22:35:00"),
     ],
 )
-def test_a_time_set_off_from_its_date_by_a_bar_or_a_dot_belongs_to_it(text, expected):
+def test_a_time_set_off_from_its_date_by_a_bar_dot_dash_or_slash_belongs_to_it(text, expected):
     assert [h.when.isoformat() for h in find_dates(text)] == [expected]
 
 

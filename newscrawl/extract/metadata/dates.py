@@ -54,10 +54,10 @@ _CN_DIGITS = {"〇": 0, "零": 0, "○": 0, "Ｏ": 0, "O": 0, "o": 0, "一": 1, 
               "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
 # A time after a date: optional 上午/下午, H:M[:S][.fff], optional AM/PM, optional offset or zone name.
-# Between the two: a space, T, a comma, a word (at, um...) or a bar or dot of a dateline
-# ("Do 25.04.24 | 14:07 Uhr", "3 May 2024 · 10:15").
+# Between the two: a space, T, a comma, a word (at, um...) or a bar, dot, dash or slash of a dateline
+# ("Do 25.04.24 | 14:07 Uhr", "3 May 2024 · 10:15", "06/02/2022 - 13:48", "Nov 8, 2023 / 10:35 PM").
 _TIME = (
-    r"(?:\s*(?:[T,|·•]|\s|日|号|at|um|à|a las)?\s*"
+    r"(?:\s*(?:[T,|·•/\u2013\u2014-]|\s|日|号|at|um|à|a las)?\s*"
     r"(?:(?P<half>上午|下午|中午|晚上|凌晨|早上|傍晚|AM|PM)\s*)?"
     r"(?P<H>[0-2]?\d)\s*[:：时時点點h]\s*(?P<M>[0-5]\d)(?:\s*[:：分]\s*(?P<S>[0-5]\d)(?:[.,]\d+)?)?"
     r"(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?)(?![a-zA-Z]))?"
