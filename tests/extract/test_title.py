@@ -108,6 +108,19 @@ def test_a_microdata_headline_on_a_span_is_a_declared_title():
     assert title(html) == ("Write for your readers", "meta:microdata:headline")
 
 
+def test_a_microdata_headline_is_one_token_of_itemprop():
+    # "headline" among other tokens (any white space around them) counts; "headlines" does not
+    html = page(
+        "<title>Writing style - example.net</title>",
+        heading=(
+            "<p itemprop='headlines'>A plural is another property</p>"
+            "<div class='hl'><span itemprop='name\theadline  '>Write for your readers</span></div>"
+        ),
+        body=BODY_EN,
+    )
+    assert title(html) == ("Write for your readers", "meta:microdata:headline")
+
+
 def test_microdata_headlines_of_a_teaser_list_declare_nothing():
     teasers = "".join(f"<h3 itemprop='headline'>Teaser number {i} of the list</h3>" for i in range(3))
     html = page("<title>Writing style - example.net - Web design</title>", heading=teasers, body=BODY_EN)

@@ -462,9 +462,11 @@ def declared_titles(meta: PageMeta, html: str = "") -> Iterator[tuple[str, str]]
 
 
 #: elements other than <meta> that schema.org microdata marks as the headline (two found are enough to
-#: tell a list of teasers from the article's own)
+#: tell a list of teasers from the article's own). Found from the ``itemprop`` attributes up: a predicate
+#: on every element builds a string for each, itemprop or none (scrapinghub, median of a page, loaded
+#: machine: 0.215 against 0.026 ms; the same elements on every page of the seven sets)
 _MICRODATA_HEADLINE = etree.XPath(
-    "(//*[contains(concat(' ', normalize-space(@itemprop), ' '), ' headline ')][not(self::meta)])"
+    "(//@itemprop[contains(concat(' ', normalize-space(.), ' '), ' headline ')]/parent::*[not(self::meta)])"
     "[position() <= 2]"
 )
 
