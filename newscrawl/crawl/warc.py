@@ -345,6 +345,7 @@ def reextract(
         spidercls = process.spider_loader.load(site)
     except KeyError as e:
         raise ConfigError(f"--site: no spider named {site!r}") from e
+    look_ahead(reader, points, spidercls, process.settings)
     crawler = ArchiveCrawler(spidercls, process.settings, reader, points, init_reactor=True)
     failed: list[BaseException] = []
     on_start_up_error(process.crawl(crawler), failed.append)
@@ -353,3 +354,40 @@ def reextract(
     if failed:
         raise failed[0]
     return dict(crawler.stats.get_stats()) if crawler.stats else {}
+
+
+def look_ahead(reader: Any, points: list[tuple[str, str]], spidercls: Any, settings: Settings) -> bool:
+    """Have the extraction worker forked ahead (:func:`newscrawl.cli.warc.start_workers`) extract the
+    archive's pages before the replay asks for them (:mod:`newscrawl.crawl.lookahead`), from now -- while
+    this process builds the crawler -- on. ``points`` are the replay's start points in its order; the task
+    of each is made as the spider and stage 1 make it, from ``settings`` as the spider's crawl has them.
+    Nothing when the crawl extracts in more than one worker (a task would go to any of them), without a
+    worker, or for a spider that is not a site's; False then."""
+    from newscrawl.crawl import workers
+    from newscrawl.crawl.config import ExtractorOptions, extract_workers, with_defaults
+    from newscrawl.crawl.lookahead import ArchiveLookahead
+    from newscrawl.pipelines.extraction import ExtractionPipeline
+    from newscrawl.spiders.news import NewsSpider, site_fields
+
+    if not (isinstance(spidercls, type) and issubclass(spidercls, NewsSpider)):
+        return False
+    copy = settings.copy()
+    spidercls.update_settings(copy)
+    crawl = with_defaults(copy)
+    try:
+        if not crawl.getbool("NEWSCRAWL_EXTRACT_ENABLED") or extract_workers(crawl) != 1:
+            return False
+        options = ExtractorOptions.from_settings(crawl)
+    except (ConfigError, ValueError):
+        return False  # the crawl's settings check says what is wrong
+    site = spidercls.site
+    pipeline = ExtractionPipeline(options, fingerprint=crawl.getbool("NEWSCRAWL_DEDUP"))
+    template = pipeline.task({"url": "", **site_fields(site)}, b"")
+    pages: list[tuple[ArchiveEntry, str | None]] = []
+    for url, kind in points:  # the spider's routes (NewsSpider._route) of an HTML page
+        if kind == "article" or (kind == "auto" and site.is_article(url)):
+            pages.append((reader.index[url], "article"))  # the URL says article: no classifier
+        elif kind == "auto" and not site.is_list(url):
+            pages.append((reader.index[url], None))  # the classifier decides, in the worker
+    lookahead = ArchiveLookahead(template, pages)
+    return workers.look_ahead(workers.run_page_job, workers.warm_extraction, lookahead)

@@ -42,7 +42,7 @@ from datetime import UTC, datetime
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
 from pathlib import Path
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from newscrawl.extract import Extraction, Limits, extract
 from newscrawl.extract.metadata.dates import warm_up
@@ -56,6 +56,25 @@ _Context = ForkServerContext | SpawnContext | ForkContext
 class _Worker(NamedTuple):
     process: multiprocessing.process.BaseProcess
     conn: Connection
+    #: handed a :class:`Lookahead` (:func:`look_ahead`): it computes tasks before they are asked for
+    ahead: bool = False
+
+
+class Lookahead(Protocol):
+    """Tasks a worker computes before they are asked for, while it has nothing else to do (one at a time,
+    between two tasks asked for): :meth:`next` gives the next one (None: none now), :meth:`keep` stores
+    its answer, :meth:`take` gives the answer kept for a task asked for, if that is the very task (else
+    None: the worker computes it), so an answer computed ahead is never an answer to another task."""
+
+    def next(self) -> Any | None: ...
+
+    def keep(self, payload: Any, answer: tuple[bool, Any]) -> None: ...
+
+    def take(self, payload: Any) -> tuple[bool, Any] | None: ...
+
+    def counts(self) -> tuple[int, int]:
+        """(answers taken, tasks computed ahead)."""
+        ...
 
 
 #: seconds a new worker may take to import the extraction library and warm dateparser before it is
@@ -205,29 +224,45 @@ def warm_fork_server() -> None:
 # -- the worker process -----------------------------------------------------------------------------------
 
 _READY = "ready"
-_TASK, _STOP_WORKER = "task", "stop"
+_TASK, _STOP_WORKER, _AHEAD = "task", "stop", "ahead"
 
 
 def _worker_main(conn: Connection, task: Callable[[Any], Any], warm: Callable[[], None] | None) -> None:
     """A worker's loop: answer ``(True, value)`` or ``(False, error text)`` per ``(_TASK, payload)``, in
-    order, until told to stop (``(_STOP_WORKER,)``: it answers with its peak RSS in KiB and its CPU
-    seconds) or the crawler's end of the pipe closes."""
+    order, until told to stop (``(_STOP_WORKER,)``: it answers with its peak RSS in KiB, its CPU seconds
+    and its :meth:`Lookahead.counts`) or the crawler's end of the pipe closes. ``(_AHEAD, lookahead)``
+    (:func:`look_ahead`) has it compute the lookahead's tasks while no task waits in its inbox."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if warm is not None:
         warm()
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     threading.Thread(target=_read_messages, args=(conn, inbox), name="newscrawl-inbox", daemon=True).start()
     conn.send(_READY)
-    while (message := inbox.get()) is not None:
+    ahead: Lookahead | None = None
+    while True:
+        if ahead is not None and inbox.empty() and (payload := ahead.next()) is not None:
+            ahead.keep(payload, _run(task, payload))
+            continue
+        message = inbox.get()
+        if message is None:
+            return
+        if message[0] == _AHEAD:
+            ahead = message[1]
+            continue
         if message[0] != _TASK:
             usage = resource.getrusage(resource.RUSAGE_SELF)
-            conn.send((usage.ru_maxrss, usage.ru_utime + usage.ru_stime))
+            counts = ahead.counts() if ahead is not None else (0, 0)
+            conn.send((usage.ru_maxrss, usage.ru_utime + usage.ru_stime, *counts))
             return
-        try:
-            answer: tuple[bool, Any] = (True, task(message[1]))
-        except Exception as e:  # the task's own error: this page fails, the worker goes on
-            answer = (False, f"{type(e).__name__}: {e}")
-        conn.send(answer)
+        kept = ahead.take(message[1]) if ahead is not None else None
+        conn.send(kept if kept is not None else _run(task, message[1]))
+
+
+def _run(task: Callable[[Any], Any], payload: Any) -> tuple[bool, Any]:
+    try:
+        return True, task(payload)
+    except Exception as e:  # the task's own error: this page fails, the worker goes on
+        return False, f"{type(e).__name__}: {e}"
 
 
 def _read_messages(conn: Connection, inbox: queue.SimpleQueue[Any]) -> None:
@@ -288,6 +323,27 @@ def _warm_twice(first: Callable[[], None], then: Callable[[], None] | None) -> N
     first()
     if then is not None:
         then()
+
+
+def look_ahead(task: Callable[[Any], Any], warm: Callable[[], None] | None, lookahead: Lookahead) -> bool:
+    """Hand ``lookahead`` to the worker :func:`prestart` forked for ``task`` and ``warm``: it computes the
+    lookahead's tasks while none is asked of it, from now (before its pool takes it) to its end. Only when
+    one worker waits (the tasks of several workers would be asked of any of them); False when none does.
+
+    A task asked for is answered from the lookahead only when it is the very task computed ahead
+    (:meth:`Lookahead.take`); a worker killed or crashed while it looked ahead has its pool hand the task it
+    was asked once more to a fresh worker (it may have died on a task of its own choosing)."""
+    with _PRESTARTED_LOCK:
+        waiting = _PRESTARTED.get((task, warm), [])
+        if len(waiting) != 1 or waiting[0].ahead:
+            return False
+        worker = waiting[0]
+        try:
+            worker.conn.send((_AHEAD, lookahead))
+        except (OSError, ValueError):
+            return False
+        waiting[0] = worker._replace(ahead=True)
+    return True
 
 
 def _take_prestarted(task: Callable[[Any], Any], warm: Callable[[], None] | None) -> _Worker | None:
@@ -353,6 +409,10 @@ class WorkerPool:
         #: reported (workers are forked by the fork server, so the crawler's rusage never counts them)
         self.peak_rss_kib: list[int] = []
         self.cpu_seconds: list[float] = []
+        #: answers the workers stopped by :meth:`close` gave from their lookahead, and tasks they computed
+        #: ahead (:func:`look_ahead`)
+        self.ahead_taken = 0
+        self.ahead_computed = 0
 
     # -- life cycle
 
@@ -384,11 +444,13 @@ class WorkerPool:
 
     # -- one dispatcher thread per worker
 
-    def _spawn(self) -> tuple[multiprocessing.process.BaseProcess, Connection]:
-        """A worker ready for tasks: one :func:`prestart` forked, else a new one."""
+    def _spawn(self) -> tuple[multiprocessing.process.BaseProcess, Connection, bool]:
+        """A worker ready for tasks: one :func:`prestart` forked, else a new one; and whether it looks
+        ahead (:func:`look_ahead`)."""
         prestarted = _take_prestarted(self.task, self.warm)
+        ahead = False
         if prestarted is not None:
-            process, mine = prestarted
+            process, mine, ahead = prestarted
         else:
             mine, theirs = self.context.Pipe(duplex=True)
             process = self.context.Process(
@@ -409,7 +471,7 @@ class WorkerPool:
             raise WorkerFailed(
                 "start", f"a worker did not start within {START_TIMEOUT:g} s (exit code {process.exitcode})"
             )
-        return process, mine
+        return process, mine, ahead
 
     def _dispatch(self) -> None:
         process: multiprocessing.process.BaseProcess | None = None
@@ -419,9 +481,11 @@ class WorkerPool:
         #: tasks handed to a worker that was lost before it took them: handed to its replacement first
         retry: collections.deque[tuple[Any, Future[Any]]] = collections.deque()
         stopping = False
+        #: the current worker looks ahead (:func:`look_ahead`): lost, it may have died on a task of its own
+        ahead = False
         try:
             try:  # now, not on the first task: the first pages find their workers started and warm
-                process, conn = self._spawn()
+                process, conn, ahead = self._spawn()
             except WorkerFailed:
                 pass  # the first task tries again, and fails with the reason if it fails again
             while True:
@@ -444,7 +508,7 @@ class WorkerPool:
                             continue
                     try:
                         if process is None or conn is None:
-                            process, conn = self._spawn()
+                            process, conn, ahead = self._spawn()
                         conn.send((_TASK, payload))
                     except WorkerFailed as e:
                         future.set_exception(e)
@@ -454,7 +518,12 @@ class WorkerPool:
                             retry.appendleft((payload, future))
                             break
                         assert process is not None
-                        future.set_exception(self._crashed(process, e))
+                        failed = self._crashed(process, e)
+                        if ahead:  # lost on a task it computed ahead: this one goes to a fresh worker
+                            retry.appendleft((payload, future))
+                        else:
+                            future.set_exception(failed)
+                        ahead = False
                         _kill(process)
                         process = conn = None
                         continue
@@ -474,9 +543,13 @@ class WorkerPool:
                     process = conn = None
                     if not isinstance(e, WorkerFailed):
                         e = WorkerFailed("crashed", f"worker lost: {type(e).__name__}: {e}")
-                    head.future.set_exception(e)
                     retry.extendleft((s.payload, s.future) for s in reversed(sent))
                     sent.clear()
+                    if ahead:  # it may have been lost on a task computed ahead: the head is tried again
+                        retry.appendleft((head.payload, head.future))
+                    else:
+                        head.future.set_exception(e)
+                    ahead = False
                 if sent:
                     sent[0].started = time.monotonic()
         finally:
@@ -488,6 +561,8 @@ class WorkerPool:
                     with self._lock:
                         self.peak_rss_kib.append(usage[0])
                         self.cpu_seconds.append(usage[1])
+                        self.ahead_taken += usage[2]
+                        self.ahead_computed += usage[3]
 
     def _crashed(self, process: multiprocessing.process.BaseProcess, error: BaseException) -> WorkerFailed:
         process.join(1)
@@ -520,14 +595,17 @@ def _kill(process: multiprocessing.process.BaseProcess) -> None:
     process.join(STOP_TIMEOUT)
 
 
-def _stop(process: multiprocessing.process.BaseProcess, conn: Connection) -> tuple[int, float] | None:
-    """Ask a worker to stop; its peak RSS in KiB and CPU seconds, when it answered."""
+def _stop(
+    process: multiprocessing.process.BaseProcess, conn: Connection
+) -> tuple[int, float, int, int] | None:
+    """Ask a worker to stop; its peak RSS in KiB, CPU seconds and lookahead counts (answers taken from it,
+    tasks computed ahead), when it answered."""
     usage = None
     try:
         conn.send((_STOP_WORKER,))
         if conn.poll(STOP_TIMEOUT):
-            peak, cpu = conn.recv()
-            usage = (int(peak), float(cpu))
+            peak, cpu, taken, computed = conn.recv()
+            usage = (int(peak), float(cpu), int(taken), int(computed))
     except (EOFError, OSError, ValueError, TypeError):
         pass
     process.join(STOP_TIMEOUT)

@@ -144,6 +144,9 @@ class ExtractionPipeline:
             if self.pool.peak_rss_kib:
                 self.stats.set_value("newscrawl/workers/peak_rss_kib", sum(self.pool.peak_rss_kib))
                 self.stats.set_value("newscrawl/workers/cpu_seconds", round(sum(self.pool.cpu_seconds), 3))
+            if self.pool.ahead_computed:  # newscrawl reextract: pages extracted ahead (crawl.lookahead)
+                self.stats.set_value("newscrawl/workers/ahead_computed", self.pool.ahead_computed)
+                self.stats.set_value("newscrawl/workers/ahead_taken", self.pool.ahead_taken)
         self.pool = None
 
     def _inc(self, key: str) -> None:

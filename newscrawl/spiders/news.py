@@ -638,19 +638,25 @@ class NewsSpider(scrapy.Spider):
             crawled_at=fetched_at(response).isoformat(timespec="seconds"),
             body=response.body,
             http_charset=header_charset(response),
-            timezone=self.site.timezone,
+            **site_fields(self.site),
         )
-        if self.site.language:
-            item["language"] = self.site.language
-        if self.site.exclude:
-            item["prune_xpath"] = self.site.exclude
-        if self.site.xpath:
-            item["field_xpaths"] = self.site.xpath
         if extraction is not None:
             item["extraction"] = extraction
         if url_kind is not None:
             item["url_kind"] = url_kind
         return item
+
+
+def site_fields(site: Site) -> dict[str, Any]:
+    """The fields every article item of ``site`` carries from its site file (stage 1 extracts with them)."""
+    fields: dict[str, Any] = {"timezone": site.timezone}
+    if site.language:
+        fields["language"] = site.language
+    if site.exclude:
+        fields["prune_xpath"] = site.exclude
+    if site.xpath:
+        fields["field_xpaths"] = site.xpath
+    return fields
 
 
 def fetched_at(response: Response) -> datetime:

@@ -498,6 +498,11 @@ def read(entry: ArchiveEntry) -> ArchivedResponse:
         return _read_at(stream, entry)
 
 
+def read_at(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
+    """:func:`read` from ``entry``'s file opened already (binary)."""
+    return _read_at(stream, entry)
+
+
 def _read_at(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
     """The response record at ``entry``; :class:`DamagedRecord` when its bytes do not inflate."""
     try:

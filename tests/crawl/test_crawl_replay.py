@@ -117,6 +117,58 @@ def replayed(tmp_path_factory: Any) -> dict[str, Any]:
     }
 
 
+def run_reextract(folder: Path, warcs: list[Path], name: str, *settings: str) -> dict[str, Any]:
+    """``newscrawl reextract`` of ``warcs`` with ``settings`` (NAME=VALUE): its records and stats."""
+    out, stats = folder / f"{name}.jsonl", folder / f"{name}.stats.json"
+    args = [sys.executable, "-m", "newscrawl.cli", "reextract", *map(str, warcs), "-o", str(out),
+            "--db", str(folder / f"{name}.sqlite3"), "-s", f"NEWSCRAWL_STATS_FILE={stats}"]
+    for setting in settings:
+        args += ["-s", setting]
+    done = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    records = {r["url"]: r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    return {"records": records, "stats": json.loads(stats.read_text(encoding="utf-8"))["stats"]}
+
+
+def test_the_worker_extracts_ahead_exactly_the_tasks_the_replay_asks_for(replayed: dict[str, Any]) -> None:
+    # one, two and three (gzipped); page 2 of one is no start point, the 301 and the 404 are not extracted
+    stats = replayed["stats"]["stats"]
+    assert (stats["newscrawl/workers/ahead_computed"], stats["newscrawl/workers/ahead_taken"]) == (3, 3)
+
+
+#: the site with fields and settings that change the extraction task of each page
+SITE_WITH_OVERRIDES = SITE.replace('timezone = "Asia/Shanghai"', 'timezone = "Europe/Berlin"') + """
+[xpath]
+title = "//h1"
+exclude = ["//div[@class='pagebox']"]
+
+[settings]
+NEWSCRAWL_ALGORITHM = "cetd"
+NEWSCRAWL_MAX_NODES = 40000
+"""
+
+
+def test_pages_extracted_ahead_with_the_sites_fields_and_settings_give_the_records_extracted_inline(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "sites").mkdir()
+    (tmp_path / "sites" / "replaysite.toml").write_text(SITE_WITH_OVERRIDES, encoding="utf-8")
+    warcs = write_archive(tmp_path)
+    sites = f"NEWSCRAWL_SITES_DIR={tmp_path / 'sites'}"
+    ahead = run_reextract(tmp_path, warcs, "ahead", sites, "NEWSCRAWL_EXTRACT_WORKERS=1",
+                          "NEWSCRAWL_TIME_BUDGET=30")
+    inline = run_reextract(tmp_path, warcs, "inline", sites, "NEWSCRAWL_EXTRACT_WORKERS=0",
+                           "NEWSCRAWL_TIME_BUDGET=30")
+    # every task predicted as the spider and stage 1 made it (else it was computed again: not taken)
+    stats = ahead["stats"]
+    assert (stats["newscrawl/workers/ahead_computed"], stats["newscrawl/workers/ahead_taken"]) == (3, 3)
+    assert {r["algorithm"] for r in ahead["records"].values()} == {"cetd"}
+    times = ("crawled_at", "first_crawled_at")
+    assert {u: {k: v for k, v in r.items() if k not in times} for u, r in ahead["records"].items()} == {
+        u: {k: v for k, v in r.items() if k not in times} for u, r in inline["records"].items()
+    }
+
+
 def test_every_article_is_one_record_and_a_split_article_is_joined(replayed: dict[str, Any]) -> None:
     records = replayed["records"]
     assert sorted(records) == [url("one"), url("three"), url("two")]

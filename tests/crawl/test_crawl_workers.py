@@ -255,3 +255,39 @@ def test_pages_the_spider_classifies_are_extracted_once_by_the_workers(tmp_path,
     assert stats["newscrawl/extract/count"] == 4  # by the spider only: stage 1 keeps its extraction
     # workers start when their first task comes: here only the spider gives them tasks
     assert stats.get("newscrawl/workers/started", 0) == workers
+
+
+LOOK_AHEAD = """
+import sys
+from newscrawl.crawl.workers import WorkerPool, look_ahead, prestart
+sys.path.insert(0, {tests!r})
+from crawl.workers_support import Ahead, misbehave
+prestart(misbehave, 1)
+print(look_ahead(misbehave, None, Ahead({ahead})), look_ahead(misbehave, None, Ahead()))
+pool = WorkerPool(misbehave, 1)
+pool.start()
+answers = [pool.submit(what).result(60) for what in {asked}]
+pool.close()
+print([a[0] if isinstance(a, tuple) else "computed" for a in answers], pool.started, pool.ahead_taken)
+"""
+
+
+def look_ahead_run(ahead: list[str], asked: list[str]) -> list[str]:
+    code = LOOK_AHEAD.format(tests=str(Path(__file__).parents[1]), ahead=", ".join(map(repr, ahead)),
+                             asked=asked)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.split("\n")[:2]
+
+
+def test_a_worker_looking_ahead_answers_a_task_it_computed_ahead_and_computes_the_others():
+    first, answers = look_ahead_run(["ok"], ["ok", "ok"])
+    assert first == "True False"  # handed to the one worker forked ahead, once
+    # the first "ok" answered from the lookahead; the second, no longer kept there, computed
+    assert answers == "['ahead', 'computed'] 1 1"
+
+
+def test_a_task_asked_of_a_worker_lost_while_looking_ahead_goes_to_a_fresh_worker():
+    # the worker crashes on a task of its own choosing: the task asked of it is not lost with it
+    _, answers = look_ahead_run(["crash"], ["ok", "ok"])
+    assert answers == "['computed', 'computed'] 2 0"

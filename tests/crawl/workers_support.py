@@ -46,3 +46,27 @@ def warm_state(_: object) -> tuple[bool, bool]:
 
     compiled = set(vars(author._BY)) - {"pattern", "_flags"}  # what lazyre keeps once compiled
     return bool(compiled), gc.get_freeze_count() > 0
+
+
+class Ahead:
+    """A lookahead (newscrawl.crawl.workers.Lookahead) over ``payloads``: each answer kept is the worker's
+    answer to its payload, marked ``ahead``."""
+
+    def __init__(self, *payloads: str) -> None:
+        self.payloads = list(payloads)
+        self.kept: dict[str, tuple[bool, object]] = {}
+        self.taken = 0
+
+    def next(self) -> str | None:
+        return self.payloads.pop(0) if self.payloads else None
+
+    def keep(self, payload: str, answer: tuple[bool, object]) -> None:
+        self.kept[payload] = (answer[0], ("ahead", answer[1]))
+
+    def take(self, payload: str) -> tuple[bool, object] | None:
+        kept = self.kept.pop(payload, None)
+        self.taken += kept is not None
+        return kept
+
+    def counts(self) -> tuple[int, int]:
+        return self.taken, len(self.kept) + self.taken
