@@ -495,16 +495,12 @@ def _scan_warcio(path: str | Path) -> Iterator[ArchiveEntry]:
 
 def read(entry: ArchiveEntry) -> ArchivedResponse:
     with open(entry.path, "rb") as stream:
-        return _read_at(stream, entry)
+        return read_at(stream, entry)
 
 
 def read_at(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
-    """:func:`read` from ``entry``'s file opened already (binary)."""
-    return _read_at(stream, entry)
-
-
-def _read_at(stream: IO[bytes], entry: ArchiveEntry) -> ArchivedResponse:
-    """The response record at ``entry``; :class:`DamagedRecord` when its bytes do not inflate."""
+    """The response record at ``entry``, from its file opened already (binary): :func:`read` without the
+    open; :class:`DamagedRecord` when its bytes do not inflate."""
     try:
         for _, data, _ in _gzip_members(stream, entry.offset, limit=1):
             http = _split_http(_split_record(data)[1])
@@ -573,7 +569,7 @@ class ArchiveReader:
         stream = self._files.get(entry.path)
         if stream is None:
             stream = self._files[entry.path] = open(entry.path, "rb")  # noqa: SIM115 - closed by close()
-        return _read_at(stream, entry)
+        return read_at(stream, entry)
 
     def close(self) -> None:
         for stream in self._files.values():

@@ -59,7 +59,7 @@ def test_the_short_path_reads_what_warcio_reads(tmp_path: Path) -> None:
     assert all(e.kind == "article" and e.spider == "site" for e in fast)
     with path.open("rb") as stream:
         for entry in fast:
-            assert dataclasses.astuple(warc._read_at(stream, entry)) == dataclasses.astuple(
+            assert dataclasses.astuple(warc.read_at(stream, entry)) == dataclasses.astuple(
                 warc._read_warcio(stream, entry)
             ), entry.url
     note = next(r for r in archived_responses([path]) if r.url == URL.format("4"))
