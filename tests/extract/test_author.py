@@ -978,3 +978,28 @@ def test_a_name_in_capitals_is_given_as_the_page_also_spells_it():
     # an agency's one word stays as printed, a lower-case address is no spelling of a name
     head = '<link rel="canonical" href="https://example.org/afp/john-mcroe"><meta name="x" content="afp">'
     assert author(page(head, top="By AFP", en=True))[0] == "AFP"
+
+
+def named(html: str) -> tuple[tuple[str, ...], str | None, str | None]:
+    r = extract(html)
+    return r.authors, r.author, r.sources.get("author")
+
+
+def test_a_long_plural_labelled_line_keeps_every_name():
+    # a plural label names several writers: the names after the first one's comma are kept, the role
+    # after them is not ("Autoren: A, B" kept only A on a line too long to read whole)
+    line = "Autoren: Jane Doe, John Roe, beide Projektleiter der Stiftung in Tunis und in Kairo."
+    expected = (("Jane Doe", "John Roe"), "Jane Doe; John Roe", "line:writer")
+    assert named(page(first=line, en=True)) == expected
+    line = "Authors: Jane Doe, John Roe and Max Muster, researchers at the Example Institute in Berlin."
+    assert named(page(last=line, en=True))[:2] == (
+        ("Jane Doe", "John Roe", "Max Muster"), "Jane Doe; John Roe; Max Muster"
+    )
+    # inside the text, far from its edges
+    line = "<p>Autorinnen: Jane Doe, Joan Roe, Referentinnen für Bildung im Verband der Example-Schulen.</p>"
+    assert named(long_text(line, '<meta name="author" content="Example Stiftung e.V.">')) == (
+        ("Jane Doe", "Joan Roe"), "Jane Doe; Joan Roe", "line:label"
+    )
+    # a singular label on a long line still names one writer and drops the role
+    line = "Autorin: Jane Doe, Projektleiterin der Stiftung in Tunis und in Kairo seit dem Jahr 2019."
+    assert named(page(first=line, en=True))[:2] == (("Jane Doe",), "Jane Doe")

@@ -801,6 +801,9 @@ _LABEL_OPENING = lazy_compile(r"^\W{0,3}(?:Autor(?:in|en|innen)?|Authors?|Writte
 #: ... a label in the singular names one writer, so on a short line too what follows the name's comma is
 #: the role, not a second person ("Autorin: Jane Doe, Projektleiterin der Stiftung."; "Autoren: A, B" stays)
 _ONE_WRITER_LABEL = lazy_compile(r"^\W{0,3}(?:Autor(?:in)?|Author)\s*:\s*(?=\S)")
+#: ... a label in the plural names several: on a long line the names after the first one's comma are kept
+#: up to the first piece that is not a name ("Autoren: Jane Doe, John Roe, beide Projektleiter der ...")
+_WRITERS_LABEL = lazy_compile(r"^\W{0,3}(?:Autoren|Autorinnen|Authors)\s*:\s*(?=\S)")
 
 
 #: a name after a singular label's comma: capitalised words only ("John Roe", "J. Roe"; a role has small
@@ -816,13 +819,31 @@ ROLE_WORDS = frozenset(
 )
 
 
+def _plain_name(part: str) -> bool:
+    return bool(_PLAIN_NAME.fullmatch(part)) and not ROLE_WORDS & {w.lower().strip(".") for w in part.split()}
+
+
 def _more_names(tail: str) -> bool:
     """True when what follows a singular label's name after its comma is more names, not the writer's
     role: "Author: Jane Doe, John Roe" names two writers, "Autorin: Jane Doe, Projektleiterin" one."""
     parts = [p.strip(" .;") for p in _LIST_SEP.split(tail)]
-    return bool(parts) and all(
-        _PLAIN_NAME.fullmatch(p) and not ROLE_WORDS & {w.lower().strip(".") for w in p.split()} for p in parts
-    )
+    return bool(parts) and all(_plain_name(p) for p in parts)
+
+
+def _leading_names(tail: str) -> list[str]:
+    """The names opening ``tail`` (what follows a plural label's first name and its comma), up to the
+    first piece that is not a name: "John Roe und Max Muster, beide Projektleiter" -> John Roe, Max Muster.
+
+    >>> _leading_names(" John Roe und Max Muster, beide Projektleiter der Stiftung.")
+    ['John Roe', 'Max Muster']
+    """
+    names: list[str] = []
+    for part in _LIST_SEP.split(tail):
+        part = part.strip(" .;")
+        if not _plain_name(part):
+            break
+        names.append(part)
+    return names
 
 
 def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterator[str]:
@@ -832,7 +853,9 @@ def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterat
     if people and len(line) <= 2 * MAX_BYLINE_LINE and label.match(line):
         head, _, tail = line.partition(",")
         if not (short and _more_names(tail)):
-            pieces = (head,)  # the name, without the role after its comma
+            # the name, without the role after its comma; a plural label's other names kept
+            more = _leading_names(tail) if _WRITERS_LABEL.match(line) else []
+            pieces = (", ".join([head, *more]),)
     for piece in pieces:
         for m in pattern.finditer(piece):
             run = piece[m.end() :]
@@ -1176,8 +1199,8 @@ def _labelled_paragraph(paragraphs: tuple[str, ...]) -> Found:
         around = paragraphs[max(0, i - 1) : i] + paragraphs[i + 1 : i + 2]
         if any(len(p) <= MAX_BYLINE_LINE and _OTHER_LABEL.match(p) for p in around):
             continue
-        for value in _keyword_values(paragraph.split(",", 1)[0], _WRITER, people=True):
-            return Found(value, "line:label")  # (the name without the role after its comma)
+        for value in _keyword_values(paragraph, _WRITER, people=True):
+            return Found(value, "line:label")  # (the names without the role after their comma)
     return NOT_FOUND
 
 
