@@ -1003,3 +1003,70 @@ def test_a_long_plural_labelled_line_keeps_every_name():
     # a singular label on a long line still names one writer and drops the role
     line = "Autorin: Jane Doe, Projektleiterin der Stiftung in Tunis und in Kairo seit dem Jahr 2019."
     assert named(page(first=line, en=True))[:2] == (("Jane Doe",), "Jane Doe")
+
+
+# --- a footer's copyright, an author card, a name beside the date ------------------------------------
+
+
+def test_a_copyright_by_a_person_in_the_footer_names_the_writer_when_nothing_else_does():
+    # a personal blog's footer: "(CC) 2006-2008 by X", "© 2015 by X | Impressum"
+    html = page(bottom="(Creative Commons) 2006-2008 by Jane Doe Hosted by Example Hosting", en=True)
+    assert author(html) == ("Jane Doe", "page:copyright")
+    html = page(bottom="<p>© 2015 by Jana Beispiel | <a href='/impressum'>Impressum</a></p>", en=True)
+    assert author(html) == ("Jana Beispiel", "page:copyright")
+    # "Copyright X" without "by": the holder is the writer when the title's headline names them too
+    head = "<title>Über Jana Beispiel | </title>"
+    html = page(head, bottom="IMPRESSUM | COPYRIGHT JANA BEISPIEL | EIN PROJEKT", en=True)
+    assert author(html) == ("Jana Beispiel", "page:copyright")
+    # a byline by the text wins
+    html = page(top="By John Roe", bottom="© 2015 by Jane Doe", en=True)
+    assert author(html) == ("John Roe", "line:writer")
+
+
+def test_a_copyright_naming_a_company_or_the_site_is_no_writer():
+    assert author(page(bottom="Copyright © 2021 Beispielpartei Deutschland", en=True)) == (None, None)
+    assert author(page(bottom="© 2023 Example World | All rights reserved", en=True)) == (None, None)
+    # the site's name closing the title is not its headline; an acronym beside a word is a company's name
+    head = '<title>Cold wave ahead l KBS WORLD</title><meta name="description" content="KBS World news">'
+    assert author(page(head, bottom="© 2023 KBS WORLD All Rights Reserved.", en=True)) == (None, None)
+    assert author(page(bottom="© 2010 by Example Media GmbH", en=True)) == (None, None)
+
+
+def test_an_author_card_names_the_writer_in_its_heading():
+    # the card holds the name, a follow button and the writer's role: too long to read as a byline
+    card = (
+        "<div class='author-info'><h3><a href='/in/janedoe'>Jane Doe</a><a href='/login'>Follow</a></h3>"
+        "<h4>Transformation coach and expert for new work, remote teams and learning at work</h4></div>"
+    )
+    assert author(page(top=card, en=True)) == ("Jane Doe", "byline:class")
+    card = (
+        "<div class='autor-card'><h4>María López</h4><p>Redactora de economía y política regional "
+        "desde 2015, antes corresponsal en Bruselas</p></div>"
+    )
+    assert author(page(top=card, en=True)) == ("María López", "byline:class")
+    # a long box of several linked names without a heading: its byline element gives every name
+    box = (
+        "<div class='author'><div class='byline'><a href='/autor/a'>Jane Doe</a>, <a href='/autor/b'>John "
+        "Roe</a> y <a href='/autor/c'>Max Muster</a></div><time>Hace 13 horas</time>"
+        "<span>Tiempo de lectura: 8 minutos</span></div>"
+    )
+    assert author(page(top=box, en=True))[0] == "Jane Doe; John Roe; Max Muster"
+
+
+def test_a_name_beside_the_date_above_the_text_is_the_byline_when_the_site_has_its_author_page():
+    # a theme printing the day and the writer on lines of their own; the author link is in a list of
+    # the writer's other posts far below the text
+    posts = "".join(f"<li><a href='/post/{i}'>Another post</a></li>" for i in range(40))
+    below = f"<ul>{posts}<li><a href='/author/jane-doe/'>Jane Doe</a></li></ul>"
+    top = "<div><span>19. Oktober 2019</span></div><div><span>Jane Doe</span></div><div>1 Kommentar</div>"
+    assert author(page(top=top, bottom=below, en=True)) == ("Jane Doe", "line:dated-name")
+    top = "<div><span>Jane Doe</span></div><div><span>May 2, 2023</span></div>"
+    assert author(page(top=top, bottom=below, en=True)) == ("Jane Doe", "line:dated-name")
+    # without the author page the line may be a kicker or a section's name
+    top = "<div><span>Digital Life</span></div><div><span>05/08/2019</span></div>"
+    assert author(page(top=top, bottom=below, en=True)) == (None, None)
+    top = "<div><span>19. Oktober 2019</span></div><div><span>Jane Doe</span></div>"
+    assert author(page(top=top, bottom="<p>Mehr lesen</p>", en=True)) == (None, None)
+    # nor is a name beside a line that is not a date
+    top = "<div><span>Jane Doe</span></div><div><span>Kommentar</span></div>"
+    assert author(page(top=top, bottom=below, en=True)) == (None, None)

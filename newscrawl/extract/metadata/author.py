@@ -52,6 +52,7 @@ from lxml import etree
 from newscrawl.extract.document import Element, collapse
 from newscrawl.extract.entities import unescape
 from newscrawl.extract.lazyre import lazy_compile
+from newscrawl.extract.metadata.dates import find_dates
 from newscrawl.extract.metadata.title import (
     OWN_NAME_SUFFIX_CHARS,
     SiteContext,
@@ -283,6 +284,12 @@ _OBFUSCATED_EMAIL = lazy_compile(
 _SLUG = lazy_compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")
 _LOGIN_SEP = lazy_compile(r"[._-]")
 _DIGITS = lazy_compile(r"\d{4}")
+_LETTERS = lazy_compile(r"[^\W\d_]{2,}")
+#: the words a date line may hold besides its digits: months, "Uhr", "am", ordinals' endings
+_DATE_WORDS = lazy_compile(
+    r"\b(?:" + "|".join(sorted(MONTH_WORDS, key=len, reverse=True)) + r"|Uhr|am|um|at|on|st|nd|rd|th)\b\.?",
+    re.I,
+)
 #: leftovers of markup or code: a value with these is not a name
 _MARKUP = lazy_compile(r"[=<>{}→»]|&\w+;|^\d")
 #: soft hyphens, zero-width and private-use characters (icon fonts)
@@ -556,12 +563,30 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
                     # an author box holding the name and the role apart: the name's element
                     named = next((d for d in _CLASSED(el) if _NAME_CLASS.search(d.get("class", ""))), None)
                     marked = _byline_value(text if named is None else _element_text(named))
+                else:
+                    marked = _card_name(el)
                 marked = None if marked and _in_aside(el) else marked
     if rel:
         return Found(rel, "byline:rel")
     if marked:
         return Found(marked, "byline:class")
     return Found(linked, "byline:link") if linked else NOT_FOUND
+
+
+#: the first heading in an author card
+_CARD_HEADING = etree.XPath("(.//*[self::h2 or self::h3 or self::h4 or self::h5 or self::h6])[1]")
+
+
+def _card_name(box: Element) -> str | None:
+    """The writer's name in an author card too long to read as a byline (a heading holding the name or
+    the link to the writer's profile, then the writer's role or bio, a follow button, counts): the
+    heading's first link, or the heading itself, when that is only a person's name."""
+    for heading in _CARD_HEADING(box):
+        link = next(heading.iter("a"), None)
+        value = _name_only(_element_text(heading if link is None else link), True)
+        if value and not _CJK_NAME.match(value):
+            return value
+    return None
 
 
 #: the most elements between two author links of one byline (a related article's byline is further on)
@@ -1263,6 +1288,91 @@ def _name_line(above: Iterable[str], closing: Iterable[str]) -> Found:
     return NOT_FOUND
 
 
+#: a line of a date alone: at most this long, the date's digits and words (a byline row's "19. Oktober 2019",
+#: "May 2, 2023", "02.05.2023 | 10:14")
+MAX_DATE_LINE = 30
+
+
+def _date_line(line: str) -> bool:
+    line = line.strip(_STRIP)
+    if not line or len(line) > MAX_DATE_LINE or not _DIGITS.search(line):
+        return False
+    hits = find_dates(line, relative=False, limit=1)
+    return bool(hits) and not _LETTERS.search(_DATE_WORDS.sub("", line))
+
+
+#: the links of a page to author pages
+_AUTHOR_LINKS = etree.XPath("//a[contains(@href, '/aut') or contains(@href, '/writer')]/@href")
+
+
+def _author_page_of(page: Page, name: str) -> bool:
+    """Whether the page links to an author page whose address spells ``name`` ("/author/jane-doe/")."""
+    key = name_key(name)
+    for href in _AUTHOR_LINKS(page.root):
+        m = _AUTHOR_HREF.search(str(href))
+        if m and name_key(m.group(0).rstrip("/").rsplit("/", 1)[-1]) == key:
+            return True
+    return False
+
+
+def _dated_name(page: Page, above: list[str]) -> Found:
+    """A line right above the text that is only a person's name, beside a line that is only a date, when
+    the site has an author page of that name: the byline row of a theme that prints the writer and the
+    day on lines of their own, unmarked ("Jane Doe" under "19. Oktober 2019"; the author link sits in a
+    list of the writer's other posts). ``above`` is nearest first; a bare name line above the text alone
+    may be a kicker or a section's name ("Digital Life" over "05/08/2019")."""
+    for i, line in enumerate(above[:ABOVE_NAME_LINES]):
+        value = _name_only(line, True)
+        if value and not _CJK_NAME.match(value):
+            beside = above[max(0, i - 1) : i] + above[i + 1 : min(i + 2, ABOVE_NAME_LINES)]
+            if any(_date_line(b) for b in beside) and _author_page_of(page, value):
+                return Found(value, "line:dated-name")
+    return NOT_FOUND
+
+
+#: a footer's copyright notice: "© 2010 Jane Doe", "Copyright Jane Doe |", "(CC) 2006-2008 by Jane Doe"
+_COPYRIGHT = lazy_compile(
+    r"(?:©|\([cC]\)|\b[Cc]opyright\b|\bCOPYRIGHT\b|(?<![\d.])(?:19|20)\d\d\s*[-–]\s*(?:19|20)\d\d(?=\s+by\s))"
+    r"[\s:]*(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:19|20)\d\d)?\s*)?(?:by\s+)?"
+)
+#: where the copyright's holder ends: a bar, a dash between spaces, "All rights reserved", the next credit
+_HOLDER_END = lazy_compile(
+    r"\s*(?:[|·•,;]|\s[-–—]\s|\.\s|\b(?:All|Alle)\s|\b[A-Z]\w+\s+by\s|\b(?:19|20)\d\d\b)|\s*$"
+)
+#: the separator between a <title>'s headline and the site's name
+_TITLE_PART = lazy_compile(r"\s[|–—-]\s|\s?\|\s?|\s::\s")
+#: elements at the end of the page searched for a copyright notice (the footer)
+FOOTER_ELEMENTS = 120
+
+
+def _copyright_holder(page: Page) -> Found:
+    """The person a copyright notice at the end of the page names: a personal site's or blog's writer
+    ("COPYRIGHT JANE DOE", "(CC) 2006-2008 by Jane Doe Hosted by ..."). Only a name of two or three
+    capitalised words counts (a company, a site's name or one word is no writer), and only when nothing
+    else names one."""
+    html = page.html
+    if "opyright" not in html and "©" not in html and "OPYRIGHT" not in html and " by " not in html:
+        return NOT_FOUND
+    n = len(page.stats)
+    headline = name_key(_TITLE_PART.split(page.meta.title or "", maxsplit=1)[0])
+    for line in reversed(_range_lines(page, max(0, n - FOOTER_ELEMENTS), n)):
+        for m in _COPYRIGHT.finditer(line):
+            rest = line[m.end() :]
+            end = _HOLDER_END.search(rest)
+            holder = rest[: end.start()] if end else rest
+            value = _name_only(holder, True)
+            if not value or is_organisation(value) or _CJK_NAME.match(value):
+                continue
+            words = page_spelling(page, value).split()
+            if any(w.isupper() and len(w) > 1 for w in words) and not all(w.isupper() for w in words):
+                continue  # an acronym beside words in their usual case: a company's name ("KBS World")
+            # "© 2010 by Jane Doe" credits a person; "© 2023 Example World" a company or the site, unless
+            # the title's headline part names the holder too (a personal site's "About Jane Doe | ...")
+            if m.group(0).rstrip().endswith("by") or name_key(value) in headline:
+                return Found(value, "page:copyright")
+    return NOT_FOUND
+
+
 #: characters of a long line searched for a byline at each end: bylines open or close a paragraph
 #: ("记者 张三 报道 ..." / "...（记者 张三）"), and searching a megabyte line whole took seconds
 BYLINE_END_CHARS = 300
@@ -1610,6 +1720,7 @@ def _author_chain(
         or _labelled_paragraph(body.paragraphs)
         or _sign_off(body.paragraphs)
         or _name_line(above, closing)
+        or _dated_name(page, above)
         or _opening_byline(body.paragraphs)
         or _bold_names(body)
         or _signature(body.paragraphs)
@@ -1617,4 +1728,4 @@ def _author_chain(
     )
     if found:
         return found
-    return held
+    return held or _copyright_holder(page)
