@@ -1070,3 +1070,25 @@ def test_a_name_beside_the_date_above_the_text_is_the_byline_when_the_site_has_i
     # nor is a name beside a line that is not a date
     top = "<div><span>Jane Doe</span></div><div><span>Kommentar</span></div>"
     assert author(page(top=top, bottom=below, en=True)) == (None, None)
+
+
+def test_a_name_beside_a_link_to_the_authors_other_posts_names_the_writer():
+    # a recipe's author box far below the text: the name, and a link to "the author's" page that the
+    # link's address spells; the declared author is the site
+    head = ld({"@type": "Recipe", "author": {"@type": "Organization", "name": "Example Kitchen"}})
+    head += '<meta property="og:site_name" content="Example Kitchen">'
+    posts = "".join(f"<li><a href='/rezept/{i}'>Ein anderes Rezept</a></li>" for i in range(60))
+    box = (
+        "<div class='recipe-expert'><div class='recipe-expert-name'>Jana Lange-Beispiel</div>"
+        "<a href='/experten/jana-lange-beispiel'>zu allen Rezepten vom Autor</a></div>"
+    )
+    assert author(page(head, bottom=f"<ul>{posts}</ul>{box}", en=True)) == (
+        "Jana Lange-Beispiel", "byline:author-page"
+    )
+    box = "<div><span>Jane Doe</span> <a href='/contributors/jane-doe/'>More from this author</a></div>"
+    assert author(page(bottom=f"<ul>{posts}</ul>{box}", en=True)) == ("Jane Doe", "byline:author-page")
+    box = "<p><b>Jeanne Dupont</b> <a href='/auteurs/jeanne-dupont'>Tous les articles de l’auteur</a></p>"
+    assert author(page(bottom=f"<ul>{posts}</ul>{box}", en=True)) == ("Jeanne Dupont", "byline:author-page")
+    # an address that does not spell the name beside it says nothing about that name
+    box = "<div><span>Jane Doe</span> <a href='/contributors/john-roe/'>More from this author</a></div>"
+    assert author(page(bottom=f"<ul>{posts}</ul>{box}", en=True)) == (None, None)

@@ -1258,6 +1258,41 @@ def _linked_author(page: Page) -> Found:
     return NOT_FOUND
 
 
+#: links whose text speaks of "the author" ("zu allen Rezepten vom Autor", "More from this author")
+_ABOUT_AUTHOR_LINKS = etree.XPath(
+    "/html/body//a[@href][contains(., 'utor') or contains(., 'uthor') or contains(., 'uteur')]"
+)
+_THE_AUTHOR = lazy_compile(
+    r"\b(?:vom|des|der|dieses|dieser|the|this|l['’]|dell['’])\s*(?:Autor(?:s|in)?|author|auteur|autore)\b",
+    re.I,
+)
+#: the longest such link text (a sentence about an author is no link to their page)
+MAX_AUTHOR_LINK_TEXT = 60
+
+
+def _more_by_author(page: Page) -> Found:
+    """The name beside a link to "the author's" other posts whose address spells that name: an author box
+    of a recipe or a guide ("Jane Doe" + "zu allen Rezepten vom Autor" -> /experten/jane-doe), which no
+    byline class marks and which sits far from the text."""
+    for link in _ABOUT_AUTHOR_LINKS(page.root):
+        text = _element_text(link)
+        if len(text) > MAX_AUTHOR_LINK_TEXT or not _THE_AUTHOR.search(text):
+            continue
+        slug = urlsplit(link.get("href", "")).path.rstrip("/").rsplit("/", 1)[-1]
+        key = name_key(slug)
+        box = link.getparent()
+        if not key or box is None:
+            continue
+        for el in box.iter():
+            if el is link or not isinstance(el.tag, str):
+                continue
+            for piece in (el.text, el.tail) if el is not box else (el.text,):
+                value = _name_only(piece or "", True)
+                if value and name_key(value) == key and not _in_aside(link):
+                    return Found(value, "byline:author-page")
+    return NOT_FOUND
+
+
 def _sign_off(paragraphs: tuple[str, ...]) -> Found:
     """The name after a closing greeting in the last paragraph of the text ("Euer HansEhrlich")."""
     m = _SIGN_OFF.match(paragraphs[-1].strip()) if paragraphs else None
@@ -1725,6 +1760,7 @@ def _author_chain(
         or _bold_names(body)
         or _signature(body.paragraphs)
         or _linked_author(page)
+        or _more_by_author(page)
     )
     if found:
         return found
