@@ -1092,3 +1092,23 @@ def test_a_name_beside_a_link_to_the_authors_other_posts_names_the_writer():
     # an address that does not spell the name beside it says nothing about that name
     box = "<div><span>Jane Doe</span> <a href='/contributors/john-roe/'>More from this author</a></div>"
     assert author(page(bottom=f"<ul>{posts}</ul>{box}", en=True)) == (None, None)
+
+
+def test_a_declared_author_the_page_labels_as_editor_yields_to_the_byline():
+    # the CMS declares the story's editor; the byline by the headline names the reporter
+    head = ld({"@type": "NewsArticle", "author": {"@type": "Person", "name": "Jane Doe"}})
+    top = "<div class='author-2'>John Roe</div>"
+    bottom = 'Editor : <a class="author" href="/author/112/jane-doe" title="Jane Doe">Jane Doe</a>'
+    assert author(page(head, top=top, bottom=f"<div class='info'>{bottom}</div>", en=True)) == (
+        "John Roe", "byline:class"
+    )
+    bottom = "<div>Redakteurin: <b>Jane Doe</b></div>"
+    assert author(page(head, top=top, bottom=bottom, en=True)) == ("John Roe", "byline:class")
+    # a name the page also shows without the label is the writer as declared
+    top = "<div class='author-2'>Jane Doe</div>"
+    assert author(page(head, top=top, bottom=bottom, en=True)) == ("Jane Doe", "json-ld:author")
+    # a script's value naming the editor is no label the reader sees
+    script = "<script>var page = {'editor': 'Jane Doe'};</script>"
+    assert author(page(head + script, top="<div class='author-2'>John Roe</div>", en=True)) == (
+        "Jane Doe", "json-ld:author"
+    )

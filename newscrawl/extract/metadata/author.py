@@ -1669,6 +1669,31 @@ def publishers(meta: PageMeta) -> frozenset[str]:
     return frozenset(k for k in map(name_key, names) if k)
 
 
+#: an editor's label the page shows before a name, in the languages of the datasets
+_EDITOR_LABEL = r"(?:Editor|EDITOR|Edited by|Redaktur|Redakteur(?:in)?|Penyunting|Editado por|Editora?)"
+#: an editor's label is this near the name it labels (tags between, the label's colon)
+MAX_EDITOR_LABEL_GAP = 200
+
+
+def _shown_as_editor(page: Page, name: str) -> bool:
+    """Whether the page shows ``name`` only after an editor's label ("Editor : <a>Jane Doe</a>"): a
+    declared author who is the story's editor, while the byline by the text names the reporter. Tags may
+    stand between the label and the name; quoted values of scripts ("'editor': 'X'") do not count."""
+    html = page.html
+    at = html.find(name)
+    if at < 0 or not any(k in html for k in ("ditor", "DITOR", "edaktur", "edakteur", "enyunting")):
+        return False
+    label = re.compile(rf"{_EDITOR_LABEL}\s*:?\s*(?:<[^<>]*>\s*)*$")
+    shown = edited = 0
+    while at >= 0:
+        before = html[max(0, at - MAX_EDITOR_LABEL_GAP) : at]
+        if before.endswith(">"):  # (the name as an element's text, not inside a script's string)
+            shown += 1
+            edited += bool(label.search(before))
+        at = html.find(name, at + len(name))
+    return edited > 0 and edited == shown
+
+
 def _author_chain(
     page: Page, body: BodyResult, near: tuple[list[str], list[str], list[str]] | None
 ) -> Found:
@@ -1731,6 +1756,8 @@ def _author_chain(
     ld_value = _json_ld_author(meta)
     if ld_value is None and (login := spelled_login(page)):
         return login
+    if ld_value and _shown_as_editor(page, ld_value):
+        ld_value = None  # the CMS declares the story's editor: the byline by the text names the writer
     if ld_value and not is_outlet(ld_value):
         if not (site.is_site(ld_value) or is_organisation(ld_value)):
             return Found(ld_value, "json-ld:author")
