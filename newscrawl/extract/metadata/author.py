@@ -563,7 +563,7 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
                     # an author box holding the name and the role apart: the name's element
                     named = next((d for d in _CLASSED(el) if _NAME_CLASS.search(d.get("class", ""))), None)
                     marked = _byline_value(text if named is None else _element_text(named))
-                else:
+                elif len(text) <= MAX_CARD_CHARS:
                     marked = _card_name(el)
                 marked = None if marked and _in_aside(el) else marked
     if rel:
@@ -573,6 +573,9 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     return Found(linked, "byline:link") if linked else NOT_FOUND
 
 
+#: the longest author card read for its heading's name (the name, a role line, buttons and counts; a
+#: longer element marked "author" is a page section or the <body> of an author's archive)
+MAX_CARD_CHARS = 300
 #: the first heading in an author card
 _CARD_HEADING = etree.XPath("(.//*[self::h2 or self::h3 or self::h4 or self::h5 or self::h6])[1]")
 
@@ -1258,10 +1261,7 @@ def _linked_author(page: Page) -> Found:
     return NOT_FOUND
 
 
-#: links whose text speaks of "the author" ("zu allen Rezepten vom Autor", "More from this author")
-_ABOUT_AUTHOR_LINKS = etree.XPath(
-    "/html/body//a[@href][contains(., 'utor') or contains(., 'uthor') or contains(., 'uteur')]"
-)
+#: a link's text speaking of "the author" ("zu allen Rezepten vom Autor", "More from this author")
 _THE_AUTHOR = lazy_compile(
     r"\b(?:vom|des|der|dieses|dieser|the|this|l['’]|dell['’])\s*(?:Autor(?:s|in)?|author|auteur|autore)\b",
     re.I,
@@ -1274,7 +1274,12 @@ def _more_by_author(page: Page) -> Found:
     """The name beside a link to "the author's" other posts whose address spells that name: an author box
     of a recipe or a guide ("Jane Doe" + "zu allen Rezepten vom Autor" -> /experten/jane-doe), which no
     byline class marks and which sits far from the text."""
-    for link in _ABOUT_AUTHOR_LINKS(page.root):
+    els = page.stats.elements
+    for i in [i for i, tag in enumerate(page.stats.tag) if tag == "a"]:
+        link = els[i]
+        text = link.text  # (the link's own text: reading every link's whole text costs more)
+        if not text or not ("utor" in text or "uthor" in text or "uteur" in text):
+            continue
         text = _element_text(link)
         if len(text) > MAX_AUTHOR_LINK_TEXT or not _THE_AUTHOR.search(text):
             continue
@@ -1378,6 +1383,15 @@ _HOLDER_END = lazy_compile(
 _TITLE_PART = lazy_compile(r"\s[|–—-]\s|\s?\|\s?|\s::\s")
 #: elements at the end of the page searched for a copyright notice (the footer)
 FOOTER_ELEMENTS = 120
+#: the longest footer line read for one (a whole page's text in one element is no footer)
+MAX_FOOTER_LINE = 300
+
+
+def _copyright_mark(text: str | None) -> bool:
+    """Whether ``text`` holds a copyright's mark ("©", "Copyright") or a "by" (the "2006-2008 by X" form)."""
+    if not text:
+        return False
+    return "©" in text or "opyright" in text or "OPYRIGHT" in text or " by " in text
 
 
 def _copyright_holder(page: Page) -> Found:
@@ -1385,12 +1399,26 @@ def _copyright_holder(page: Page) -> Found:
     ("COPYRIGHT JANE DOE", "(CC) 2006-2008 by Jane Doe Hosted by ..."). Only a name of two or three
     capitalised words counts (a company, a site's name or one word is no writer), and only when nothing
     else names one."""
-    html = page.html
-    if "opyright" not in html and "©" not in html and "OPYRIGHT" not in html and " by " not in html:
-        return NOT_FOUND
-    n = len(page.stats)
-    headline = name_key(_TITLE_PART.split(page.meta.title or "", maxsplit=1)[0])
-    for line in reversed(_range_lines(page, max(0, n - FOOTER_ELEMENTS), n)):
+    stats = page.stats
+    n = len(stats)
+    els = stats.elements
+    headline: str | None = None
+    seen: set[int] = set()
+    for i in range(n - 1, max(0, n - FOOTER_ELEMENTS) - 1, -1):  # (the footer's last notice first)
+        el = els[i]
+        block = -1  # the element whose text holds the mark: its own, or its parent's for a tail
+        if _copyright_mark(el.text):
+            block = i
+        elif _copyright_mark(el.tail):
+            block = stats.parent[i]
+        if block < 0 or block in seen:
+            continue
+        seen.add(block)
+        line = _element_text(els[block])
+        if len(line) > MAX_FOOTER_LINE:
+            continue
+        if headline is None:
+            headline = name_key(_TITLE_PART.split(page.meta.title or "", maxsplit=1)[0])
         for m in _COPYRIGHT.finditer(line):
             rest = line[m.end() :]
             end = _HOLDER_END.search(rest)
@@ -1680,18 +1708,16 @@ def _shown_as_editor(page: Page, name: str) -> bool:
     declared author who is the story's editor, while the byline by the text names the reporter. Tags may
     stand between the label and the name; quoted values of scripts ("'editor': 'X'") do not count."""
     html = page.html
-    at = html.find(name)
-    if at < 0 or not any(k in html for k in ("ditor", "DITOR", "edaktur", "edakteur", "enyunting")):
+    shown = ">" + name  # (the name as an element's text, not inside a script's string)
+    at = html.find(shown)
+    if at < 0:
         return False
     label = re.compile(rf"{_EDITOR_LABEL}\s*:?\s*(?:<[^<>]*>\s*)*$")
-    shown = edited = 0
-    while at >= 0:
-        before = html[max(0, at - MAX_EDITOR_LABEL_GAP) : at]
-        if before.endswith(">"):  # (the name as an element's text, not inside a script's string)
-            shown += 1
-            edited += bool(label.search(before))
-        at = html.find(name, at + len(name))
-    return edited > 0 and edited == shown
+    edited = True
+    while at >= 0 and edited:
+        edited = bool(label.search(html, max(0, at - MAX_EDITOR_LABEL_GAP), at + 1))
+        at = html.find(shown, at + len(shown))
+    return edited
 
 
 def _author_chain(
