@@ -1112,3 +1112,17 @@ def test_a_declared_author_the_page_labels_as_editor_yields_to_the_byline():
     assert author(page(head + script, top="<div class='author-2'>John Roe</div>", en=True)) == (
         "Jane Doe", "json-ld:author"
     )
+
+
+def test_an_author_link_showing_initials_gives_the_name_its_title_holds():
+    # an avatar group: the link shows the writer's initials, its title the name and the writer's role
+    link = (
+        "<div class='avatar-group'><a href='/author/jane-doe-1188257' title='Jane Doe, Professorin an der "
+        "Example-Universität, example.org'>JD</a></div>"
+    )
+    assert author(page(top=link, en=True)) == ("Jane Doe", "byline:link")
+    link = "<span><a href='/autor/jan-van-roe' aria-label='Jan van Roe'>JVR</a></span>"
+    assert author(page(top=link, en=True)) == ("Jan van Roe", "byline:link")
+    # a title that is not the initials' name leaves the link as it reads
+    link = "<span><a href='/author/jane-doe' title='Zum Profil'>JD</a></span>"
+    assert author(page(top=link, en=True)) == ("JD", "byline:link")

@@ -547,6 +547,8 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
                 rel = None if rel and _in_aside(el) else rel
             if linked is None and _author_href(get("href")):
                 linked = clean_value(_element_text(el))
+                if linked and _INITIALS.match(linked):  # an avatar's initials: the link's title names them
+                    linked = _initials_name(linked, get("title") or get("aria-label")) or linked
                 linked = None if linked and _in_aside(el) else linked
         if marked is None:
             cls, ident = classes[i], ids[i]
@@ -590,6 +592,20 @@ def _card_name(box: Element) -> str | None:
         if value and not _CJK_NAME.match(value):
             return value
     return None
+
+
+#: a link's text that is only a person's initials (an avatar's "JD")
+_INITIALS = lazy_compile(rf"^[{_UPPER}]{{2,3}}$")
+
+
+def _initials_name(initials: str, title: str | None) -> str | None:
+    """The name an avatar's initials stand for, from the link's title ("Jane Doe, Professor of ...", "Jane
+    Doe" for "JD"); None when the title's name does not have those initials."""
+    name = (title or "").split(",", 1)[0].strip()
+    words = name.split()
+    if not 2 <= len(words) <= 4 or "".join(w[0] for w in words).upper() != initials:
+        return None
+    return clean_value(name) if _LATIN_NAMES.fullmatch(name) else None
 
 
 #: the most elements between two author links of one byline (a related article's byline is further on)
