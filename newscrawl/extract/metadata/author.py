@@ -10,7 +10,9 @@ around the text.
 2. ``json-ld:author`` -- JSON-LD ``author`` / ``creator`` (a string, ``{"name": ...}`` or a list of them).
    A declared author that is only the site's own name (og:site_name, the host, ``data/site_names.txt``), a
    company or a Chinese news outlet (新京报, 新华社: :func:`is_outlet`) is held back; a site name or company
-   is used only when rules 3-6 find nothing, an outlet never (it is the page's ``source``).
+   is used only when rules 3-8 find nothing, an outlet never (it is the page's ``source``). A JSON-LD author
+   the page shows only after an editor's label ("Editor : X", "Redakteurin: X") is the story's editor:
+   it is passed over for the byline by the text.
 3. ``byline:itemprop`` / ``byline:rel`` -- ``itemprop="author"`` (its ``itemprop="name"``), ``rel="author"``.
 4. ``line:writer`` -- a writer named in a line near the text (just above the first main paragraph,
    nearest first; the first and last ``EDGE_PARAGRAPHS`` paragraphs; the end of the content node and what
@@ -18,19 +20,24 @@ around the text.
    "Text & Fotos: X", a credits table's "Interview" over "X", a closing
    "（X 上海报道）", "08:19 [ X ]", forum "本贴由X于" / "X 发表于". ``line:credit`` -- a short paragraph
    opening the text that credits the writer ("Eine Kolumne von X").
-5. ``byline:class`` / ``byline:link`` -- an element near the text whose class or id says byline or author,
-   a link to an author page ("/author/x/"). After rule 4 because portals' author boxes name the account
-   that posted, not the reporter.
+5. ``byline:class`` / ``byline:link`` -- an element near the text whose class or id says byline or author
+   (in an author card too long to be a byline, up to ``MAX_CARD_CHARS``, the name its first heading
+   holds), a link to an author page ("/author/x/"; an avatar's initials "JD" give the name the link's
+   title holds). After rule 4 because portals' author boxes name the account that posted, not the reporter.
    ``line:label`` -- a paragraph anywhere in the text opening with a writer's label ("Autorin: X, Rolle"),
    unless among other labelled lines (a book's record: "Titel: / Autorin: / Verlag:").
 6. ``line:sign-off`` -- the name after a blog post's closing greeting ("Euer Jan", "Liebe Grüße, Tine").
    ``line:name`` -- a line that is only a name: a Chinese name among the ``ABOVE_NAME_LINES`` lines above
-   the text, or a two-to-three-word Latin name closing the content node.
+   the text, or a two-to-three-word Latin name closing the content node. ``line:dated-name`` -- a Latin
+   name alone beside a date alone among those lines, when the site links an author page of that name.
 
 7. ``line:opening`` / ``line:signature`` -- names alone between headline and text; an official notice's
    issuing body above its closing date.
 8. ``byline:head-link`` -- the text of a link to the author page the <head> declares
-   (``<link rel="author" href="/author/x">``), wherever the link sits.
+   (``<link rel="author" href="/author/x">``), wherever the link sits. ``byline:author-page`` -- the name
+   beside a link to "the author's" other posts whose address spells it ("zu allen Rezepten vom Autor").
+9. ``page:copyright`` -- when nothing names a writer and nothing is held back: the person a footer's
+   copyright credits ("© 2010 by Jane Doe"; "Copyright Jane Doe" when the title's headline names her).
 
 The editor (责任编辑) and the source (来源) are never the author: they are fields of their own
 (:mod:`newscrawl.extract.metadata.credits`). Values lose labels ("作者：") and trailing noise (dates,
