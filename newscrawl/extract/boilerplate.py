@@ -40,8 +40,8 @@ FIGURE_TAGS: frozenset[str] = frozenset({"figure", "figcaption"})
 
 #: class/id tokens of an image caption
 CAPTION_TOKENS: frozenset[str] = frozenset({"caption", "figcaption", "legend", "legende"})
-#: a cheap pre-check: every CAPTION_TOKENS member contains one of these
-_CAPTION_HINT = lazy_compile(r"caption|legend", re.IGNORECASE)
+#: a cheap pre-check of a lower-cased value: every CAPTION_TOKENS member contains one of these
+_CAPTION_HINT = lazy_compile(r"caption|legend")
 
 _SPLIT = lazy_compile(r"[\s\-_:.]+|(?<=[a-z])(?=[A-Z])")
 #: a utility-class variant prefix (Tailwind ``print:``, ``dark:``, ``md:[.x_&]:``): a condition, not a name
@@ -78,7 +78,9 @@ def is_caption(tag: str, cls: str | None) -> bool:
     >>> is_caption("div", "wp-caption-text"), is_caption("p", "article-text")
     (True, False)
     """
-    return tag in FIGURE_TAGS or bool(cls and _CAPTION_HINT.search(cls) and _has_token(cls, CAPTION_TOKENS))
+    return tag in FIGURE_TAGS or bool(
+        cls and _CAPTION_HINT.search(cls.lower()) and _has_token(cls, CAPTION_TOKENS)
+    )
 
 
 #: an id made from this many words of its element's own text is an anchor (a table of contents links to
@@ -123,9 +125,11 @@ def is_unseen(cls: str | None) -> bool:
     return bool(cls and _UNSEEN_CLASS.search(cls))
 
 
-#: a cheap pre-check: every SCORE_NEGATIVE_TOKENS member contains one of these
+#: a cheap pre-check of a lower-cased value: every SCORE_NEGATIVE_TOKENS member contains one of these.
+#: A token that lower-cases to one of them lies whole in the value, so the lower-cased value holds it too.
+#: (The same pattern with re.IGNORECASE on the value as it is took 5x as long: no first-letter scan.)
 _NEGATIVE_HINT = lazy_compile(
-    r"comment|repl|pinglun|liuyan|discus|disqus|footer|onetrust|consent|cookie|gdpr", re.IGNORECASE
+    r"comment|repl|pinglun|liuyan|discus|disqus|footer|onetrust|consent|cookie|gdpr"
 )
 
 
@@ -134,8 +138,8 @@ def counts_against(cls: str | None, ident: str | None) -> bool:
     """Whether a class or id names a block whose text counts against a content root (comments, footer).
     Cached: ``auto`` asks about every element, and a page repeats a few class names many times."""
     return bool(
-        (cls and _NEGATIVE_HINT.search(cls) and _has_token(cls, SCORE_NEGATIVE_TOKENS))
-        or (ident and _NEGATIVE_HINT.search(ident) and _has_token(ident, SCORE_NEGATIVE_TOKENS))
+        (cls and _NEGATIVE_HINT.search(cls.lower()) and _has_token(cls, SCORE_NEGATIVE_TOKENS))
+        or (ident and _NEGATIVE_HINT.search(ident.lower()) and _has_token(ident, SCORE_NEGATIVE_TOKENS))
     )
 
 

@@ -30,6 +30,13 @@ def test_the_cheap_pre_check_covers_every_negative_token():
     assert all(_NEGATIVE_HINT.search(token) for token in SCORE_NEGATIVE_TOKENS)
 
 
+def test_the_pre_checks_let_through_tokens_in_capitals():
+    """The pre-checks look at the value lower-cased: a token in capitals or camel case still counts."""
+    assert counts_against("SiteFooter", None) and counts_against(None, "COMMENTS")
+    assert counts_against("DISQUS_thread", None) and counts_against(None, "Cookie-Banner")
+    assert is_caption("div", "WP-Caption-Text") and is_caption("span", "image-LEGENDE")
+
+
 def test_a_legend_class_names_a_caption():
     assert is_caption("div", "legend") and is_caption("p", "image-legende")
     assert not is_caption("div", "legendary-stories") and not is_caption("div", "article-text")
