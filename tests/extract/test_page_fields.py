@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from newscrawl.extract import extract
 from newscrawl.extract.metadata.description import shorten
 from newscrawl.extract.metadata.language import detect_language
@@ -130,6 +132,15 @@ def test_section_from_a_chinese_location_line():
     top = "<div class='where'>当前位置：首页 &gt; 新闻 &gt; 国内新闻 &gt; 正文</div>"
     r = extract(page(top=top, en=False), URL)
     assert (r.section, r.sources["section"]) == ("国内新闻", "breadcrumb")
+
+
+@pytest.mark.parametrize("mark", ["class='BreadCrumbs'", "id='PAGE-LOCATION'", "class='Poſition-bar'"])
+def test_section_from_breadcrumb_markup_named_in_any_case(mark):
+    """Class and id words name a breadcrumb in any case (an ASCII value is searched lower-cased, another
+    one as re.IGNORECASE reads it, where 'ſ' is an 's')."""
+    top = f"<div {mark}><a href='/'>Home</a> &gt; <a href='/world/'>World</a> &gt; Budget</div>"
+    r = extract(page(top=top), URL)
+    assert (r.section, r.sources["section"]) == ("World", "breadcrumb")
 
 
 def test_no_section_without_breadcrumbs_or_meta():

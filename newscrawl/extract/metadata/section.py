@@ -29,7 +29,11 @@ NOT_SECTION = frozenset(
 #: longest section name kept (a crumb longer than this is a headline)
 MAX_SECTION_CHARS = 40
 #: breadcrumb markup: class or id words, and the labels of Chinese portals' location lines
-_BREADCRUMB_MARK = lazy_compile(r"crumb|position|location|mbx|daohang", re.I)
+_BREADCRUMB_WORDS = r"crumb|position|location|mbx|daohang"
+#: the words in any case, for values that are not ASCII (re.IGNORECASE also takes 'ſ' for 's' and 'İ' for
+#: 'i', which lower-casing does not give); an ASCII value is searched lower-cased (see :func:`_marked`)
+_BREADCRUMB_MARK = lazy_compile(_BREADCRUMB_WORDS, re.I)
+_BREADCRUMB_MARK_LOWER = lazy_compile(_BREADCRUMB_WORDS)
 _LOCATION_LABEL = lazy_compile(r"当前位置|您的位置|你的位置|您现在的位置|所在位置")
 _CRUMB_SPLIT = lazy_compile(r"\s*(?:>|&gt;|»|›|＞|→|/|\|)\s*")
 _LABEL = lazy_compile(r"^.*?(?:当前位置|您的位置|你的位置|您现在的位置|所在位置)\s*[:：]?\s*")
@@ -77,6 +81,20 @@ def _json_ld_crumbs(meta: PageMeta) -> list[str]:
     return []
 
 
+def _marked(names: str) -> bool:
+    """Whether class and id words name a breadcrumb or a location, in any case.
+
+    An ASCII value gets the answer of ``_BREADCRUMB_MARK`` from its lower-cased copy, about five times as
+    fast: the regex engine skips to the words' first letters only in a case-sensitive pattern.
+
+    >>> _marked("BreadCrumbs nav"), _marked("site-LOCATION"), _marked("Poſition"), _marked("portal")
+    (True, True, True, False)
+    """
+    if names.isascii():
+        return bool(_BREADCRUMB_MARK_LOWER.search(names.lower()))
+    return bool(_BREADCRUMB_MARK.search(names))
+
+
 def _crumb_elements(page: Page, body: BodyResult) -> Iterator[Element]:
     """Elements above the text (breadcrumbs sit over the headline) marked or labelled as a location."""
     stats = page.stats
@@ -91,7 +109,7 @@ def _crumb_elements(page: Page, body: BodyResult) -> Iterator[Element]:
             hit = marked.get(names)
             if hit is None:
                 marks = f"{css or ''} {name or ''}"
-                hit = marked[names] = len(marks) > 4 and bool(_BREADCRUMB_MARK.search(marks))
+                hit = marked[names] = len(marks) > 4 and _marked(marks)
             if hit:
                 yield elements[i]
                 continue
