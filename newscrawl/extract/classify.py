@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from newscrawl.extract.document import collapse
+from newscrawl.extract.document import collapse, subtree_text
 from newscrawl.extract.result import PageClass
 from newscrawl.extract.stats import NodeStats
 
@@ -31,6 +31,6 @@ def classify_length(stats: NodeStats, short_threshold: int = SHORT_THRESHOLD_BYT
         return PageClassification("short", 0, 0)
     density = [c / (t or 1) for c, t in zip(stats.chars, stats.tags, strict=True)]
     best = density.index(max(density))  # the first node of maximum density
-    text = collapse("".join(stats.elements[best].itertext()))
+    text = collapse(subtree_text(stats.elements[best]))
     length = len(text.encode("utf-8"))
     return PageClassification("short" if length < short_threshold else "long", length, best)

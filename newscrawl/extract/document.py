@@ -144,6 +144,18 @@ def text_len(text: str | None) -> int:
     return len("".join(text.split()))
 
 
+def subtree_text(el: Element) -> str:
+    """The text of ``el``'s subtree in document order, its own tail left out: ``"".join(el.itertext())`` in
+    one call into libxml2, which makes no Python string of each piece (over the elements the page kind
+    reads, a third of the time). Comments' and processing instructions' own text is left out, as
+    ``itertext`` leaves it, their tails kept.
+
+    >>> subtree_text(parse_html("<p>a <b>bold</b> word<!-- note --> again</p> tail")[0][0])
+    'a bold word again'
+    """
+    return etree.tostring(el, method="text", encoding=str, with_tail=False)
+
+
 def iter_paragraph_pieces(
     node: Element, skip: Container[Element] = (), block_tags: Container[str] = BLOCK_TAGS
 ) -> Iterator[str | None]:

@@ -32,7 +32,7 @@ import re
 from functools import lru_cache
 from importlib.resources import files
 
-from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.metadata.title import separator_pattern
 
 #: at most this many characters (white space aside) in a text whose error wording makes it an error page;
@@ -157,7 +157,7 @@ def detect_error_page(title: str | None, body: Element, text: str) -> dict[str, 
 def _headings(body: Element) -> list[str]:
     out = []
     for el in body.iter(*ERROR_HEADING_TAGS):
-        text = collapse("".join(el.itertext()))
+        text = collapse(subtree_text(el))
         if text and len(text) <= ERROR_HEADING_MAX_CHARS:
             out.append(text)
     return out

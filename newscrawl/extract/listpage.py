@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from newscrawl.extract.document import Element, collapse, text_len
+from newscrawl.extract.document import Element, collapse, subtree_text, text_len
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 from newscrawl.extract.pagekind import PageKindName, classify_page_kind
@@ -138,7 +138,7 @@ def extract_list(page: Page, params: ListParams | None = None) -> ListResult:
         href = el.get("href")
         if href is None or len(href) > MAX_URL_CHARS or _NOT_A_PAGE.match(href):
             continue
-        text = collapse("".join(el.itertext()))
+        text = collapse(subtree_text(el))
         if not text:
             continue
         try:
@@ -199,7 +199,7 @@ def shown_time(a: Element, title: str, entries: set[Element]) -> str | None:
     if item is a:
         m = SHOWN_TIME.search(a.tail or "")
         return m.group(0).strip() if m else None
-    text = collapse("".join(item.itertext()))
+    text = collapse(subtree_text(item))
     text = text.replace(title, " ", 1)
     m = SHOWN_TIME.search(text)
     return m.group(0).strip() if m else None

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from lxml import etree
 
-from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.document import Element, collapse, subtree_text
 
 #: fields an override can give
 FIELDS: tuple[str, ...] = ("title", "published_at", "modified_at", "author", "editor", "source", "body")
@@ -81,7 +81,7 @@ def _paragraphs(match: object) -> list[object]:
 
 def _text(match: object) -> str:
     if isinstance(match, etree._Element):
-        return "".join(match.itertext()) if isinstance(match.tag, str) else ""
+        return subtree_text(match) if isinstance(match.tag, str) else ""
     if isinstance(match, str | bytes):
         return match.decode() if isinstance(match, bytes) else str(match)
     if isinstance(match, int | float) and not isinstance(match, bool):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from newscrawl.extract.document import collapse, text_len
+from newscrawl.extract.document import collapse, subtree_text, text_len
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 
@@ -124,7 +124,7 @@ def _headline_in_title(page: Page) -> bool:
         c = stats.chars[i]
         if c < HEADLINE_MIN_CHARS or c > HEADLINE_MAX_CHARS or stats.link_chars[i] or stats.tag[i] == "a":
             continue
-        text = collapse("".join(stats.elements[i].itertext()))
+        text = collapse(subtree_text(stats.elements[i]))
         if text in title or any(seg in text and len(text) <= 2 * len(seg) for seg in segments):
             return True
     return False

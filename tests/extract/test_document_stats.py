@@ -11,8 +11,26 @@ from newscrawl.extract.document import (
     paragraphs,
     parse_html,
     parse_markup,
+    subtree_text,
 )
 from newscrawl.extract.stats import compute_stats
+
+
+def test_subtree_text_is_the_joined_itertext():
+    """Text and tails inside, in document order; the element's own tail, and comments' and processing
+    instructions' own text, left out (a caller's tree may keep comments: the library's parser drops them)."""
+    from lxml import etree
+
+    tree = etree.fromstring(
+        "<div><p>One <b>two <i>three</i></b> four<!-- not text --> five<?pi no?> six</p> tail"
+        "<p></p><p>日本語 <br/>seven</p>\n</div>",
+        etree.HTMLParser(),
+    )
+    for el in tree.iter():
+        if isinstance(el.tag, str):
+            assert subtree_text(el) == "".join(el.itertext()), el.tag
+    assert subtree_text(tree.find(".//p")) == "One two three four five six"
+    assert subtree_text(tree.find(".//p[2]")) == ""
 
 
 def test_parse_rejects_empty_text():

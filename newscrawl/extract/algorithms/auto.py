@@ -99,7 +99,7 @@ from newscrawl.extract.boilerplate import (
     trim_edges,
 )
 from newscrawl.extract.classify import SHORT_THRESHOLD_BYTES
-from newscrawl.extract.document import Element, paragraphs, spare_running_text
+from newscrawl.extract.document import Element, paragraphs, spare_running_text, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
@@ -296,7 +296,7 @@ def _anchor_heading(stats: NodeStats, i: int) -> bool:
     from the heading's words (``boilerplate.is_anchor_id``): a subheading of the article."""
     if stats.tag[i] not in HEADING_TAGS or _chrome(stats.tag[i], stats.classes[i], None):
         return False
-    return is_anchor_id(stats.ids[i], "".join(stats.elements[i].itertext()))
+    return is_anchor_id(stats.ids[i], subtree_text(stats.elements[i]))
 
 
 def _class_of(stats: NodeStats, i: int) -> str:
@@ -352,7 +352,7 @@ def first_post(stats: NodeStats, root: int, params: AutoParams) -> int:
     posts = [i for i in nodes if stats.chars[i] > stats.link_chars[i]]
     if len(posts) < FORUM_MIN_POSTS or posts[0] == root:
         return root
-    text = "".join(stats.elements[top].itertext())
+    text = subtree_text(stats.elements[top])
     if len(POST_STAMP.findall(text)) < len(posts):
         return root
     return posts[0]

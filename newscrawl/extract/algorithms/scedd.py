@@ -27,7 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from newscrawl.extract.algorithms.base import fraction, positive, register
-from newscrawl.extract.document import collapse, paragraphs, spare_running_text, widen_to_paragraph
+from newscrawl.extract.document import (
+    collapse,
+    paragraphs,
+    spare_running_text,
+    subtree_text,
+    widen_to_paragraph,
+)
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, freeze
 from newscrawl.extract.stats import NodeStats
@@ -65,7 +71,7 @@ def find_title_node(page: Page, stats: NodeStats) -> int | None:
     first_heading = None
     for i, el in enumerate(stats.elements):
         if el.tag in HEADING_TAGS and stats.chars[i]:
-            text = collapse("".join(el.itertext()))
+            text = collapse(subtree_text(el))
             if el.tag == "h1":
                 return i
             if first_heading is None and title and text and text in title:

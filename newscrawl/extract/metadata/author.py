@@ -56,7 +56,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.entities import unescape
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.dates import find_dates
@@ -496,7 +496,7 @@ def _person_name(item: dict[str, object]) -> object:
 
 
 def _element_text(el: Element) -> str:
-    return collapse(el.get("content") or "".join(el.itertext()))
+    return collapse(el.get("content") or subtree_text(el))
 
 
 #: a label opening a byline element without a colon ("Author Jane Doe", "Autorin Jane Doe")
@@ -1218,7 +1218,7 @@ def _bold_names(body: BodyResult) -> Found:
         return NOT_FOUND
     seen = 0
     for p in _NODE_PARAGRAPHS(body.node):
-        text = collapse("".join(p.itertext()))
+        text = collapse(subtree_text(p))
         if not text:
             continue
         seen += 1
@@ -1226,7 +1226,7 @@ def _bold_names(body: BodyResult) -> Found:
             break
         if len(text) > MAX_NAME_LINE or text.isupper() or len(p) != 1 or p[0].tag not in ("b", "strong"):
             continue
-        if collapse(p.text or "") or collapse(p[0].tail or "") or collapse("".join(p[0].itertext())) != text:
+        if collapse(p.text or "") or collapse(p[0].tail or "") or collapse(subtree_text(p[0])) != text:
             continue
         names = _BOLD_NAMES_SEP.split(text.strip(_STRIP))
         if names and all(

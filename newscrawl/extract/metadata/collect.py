@@ -10,7 +10,7 @@ from typing import Any
 
 from lxml import etree
 
-from newscrawl.extract.document import Element, collapse, strip_text_controls
+from newscrawl.extract.document import Element, collapse, strip_text_controls, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import PageMeta
 
@@ -180,7 +180,7 @@ def collect_page_meta(root: Element) -> PageMeta:
         except (json.JSONDecodeError, RecursionError, ValueError):
             logger.debug("skipping unparsable JSON-LD block")
     if found.title is not None:
-        pm.title = collapse("".join(found.title.itertext())[:META_VALUE_MAX_CHARS]) or None
+        pm.title = collapse(subtree_text(found.title)[:META_VALUE_MAX_CHARS]) or None
     for el in found.times:
         where = "itemprop" if el.get("itemprop") == "datePublished" else "time"
         if where == "itemprop" and _dates_a_review(el):  # a product page's reviews, a comment's date
@@ -188,7 +188,7 @@ def collect_page_meta(root: Element) -> PageMeta:
                 continue
             where = "time"
         value = el.get("datetime") or collapse(el.get("content", "")[:META_VALUE_MAX_CHARS])
-        value = value or collapse("".join(el.itertext()))
+        value = value or collapse(subtree_text(el))
         if value:
             pm.times.append((value, where))
     pm.language = (root.get("lang") or root.get("xml:lang") or pm.meta.get("content-language") or "").strip()

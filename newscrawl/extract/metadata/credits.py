@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.author import (
     EDITOR_KEYWORD,
@@ -249,7 +249,7 @@ def _source_markup(page: Page, body: BodyResult) -> Found:
         low = marks.lower()
         if not ("source" in low or "media" in low or "from" in low) or not _SOURCE_CLASS.search(marks):
             continue
-        text = collapse("".join(stats.elements[i].itertext()))
+        text = collapse(subtree_text(stats.elements[i]))
         if not text or len(text) > MAX_SOURCE_ELEMENT_CHARS:
             continue
         m = SOURCE_KEYWORD.search(text)
@@ -303,7 +303,7 @@ def _page_lines(root: Element) -> list[str]:
         if id(block) in seen:
             continue
         seen.add(id(block))
-        line = collapse("".join(block.itertext()))
+        line = collapse(subtree_text(block))
         if len(line) > MAX_CREDIT_LINE:
             line = collapse(str(text))
         out.append(line)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from itertools import islice
 from urllib.parse import urljoin
 
-from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import BodyResult, Image
 
@@ -80,7 +80,7 @@ def _figure_caption(img: Element) -> str | None:
             break
         if el.tag == "figure":
             for cap in el.iter("figcaption"):
-                return _caption("".join(cap.itertext()))
+                return _caption(subtree_text(cap))
             break
         el = el.getparent()
     return None

@@ -67,7 +67,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lxml import etree
 
-from newscrawl.extract.document import Element
+from newscrawl.extract.document import Element, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.date_data import (
     HOST_ZONES,
@@ -704,7 +704,7 @@ def _shown_day(el: Element, stamp: Stamp, month_first: bool) -> Stamp:
     """The date a ``<time>`` shows when it names a day more than a day away from its ``datetime``
     (``<time datetime="2019-07-03T10:18:46Z">Publié le 29 juin 2019</time>``: the attribute holds the last
     edit; within a day the two may differ only by the zone), else ``stamp``."""
-    text = "".join(el.itertext())
+    text = subtree_text(el)
     if len(text) > SHOWN_DATE_CHARS or not _ANY_YEAR.search(text):
         return stamp
     hits = find_dates(text, month_first=month_first, relative=False, limit=1)
@@ -874,7 +874,7 @@ def _title_element(page: Page, start: Element | None) -> Element | None:
         c = chars[i]
         if TITLE_MATCH_MIN_CHARS <= c <= size and stats.tags[i] <= 3:
             el = stats.elements[i]
-            text = "".join("".join(el.itertext()).split())
+            text = "".join(subtree_text(el).split())
             if text and title.startswith(text):
                 found = el  # keep the last one above the main text: the headline, not a nav link
     return found
@@ -971,7 +971,7 @@ def _from_page_text(
     elsewhere on the page (its teaser in a list of articles) first."""
     text = etree.tostring(page.body, method="text", encoding="unicode", with_tail=False)[:PAGE_TEXT_CHARS]
     hits = find_dates(text, reference=reference, month_first=month_first, relative=False)
-    headline = " ".join("".join(heading.itertext()).split()) if heading is not None else ""
+    headline = " ".join(subtree_text(heading).split()) if heading is not None else ""
     if TEASER_DATE and len(headline) >= TITLE_MATCH_MIN_CHARS:
         for hit in hits:
             before = " ".join(text[max(0, hit.start - len(headline) - TEASER_GAP_CHARS) : hit.start].split())

@@ -62,7 +62,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
@@ -512,7 +512,7 @@ def text_anchor(page: Page, body: BodyResult) -> int | None:
 def visible_text(el: Element) -> str:
     """The text of ``el`` without ruby annotations (<rt>, <rp>: the readings printed above CJK text)."""
     if next(el.iter("rt", "rp"), None) is None:
-        return "".join(el.itertext())
+        return subtree_text(el)
     pieces: list[str] = []
     for node in el.iter():
         if node.tag in ("rt", "rp"):
