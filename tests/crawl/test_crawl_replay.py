@@ -132,8 +132,10 @@ def run_reextract(folder: Path, warcs: list[Path], name: str, *settings: str) ->
 
 def test_the_worker_extracts_ahead_exactly_the_tasks_the_replay_asks_for(replayed: dict[str, Any]) -> None:
     # one, two and three (gzipped); page 2 of one is no start point, the 301 and the 404 are not extracted
+    # every page it computed ahead is one the replay asked for (how many it computes before the replay
+    # asks depends on the machine's load: one to all three)
     stats = replayed["stats"]["stats"]
-    assert (stats["newscrawl/workers/ahead_computed"], stats["newscrawl/workers/ahead_taken"]) == (3, 3)
+    assert 1 <= stats["newscrawl/workers/ahead_computed"] == stats["newscrawl/workers/ahead_taken"] <= 3
 
 
 #: the site with fields and settings that change the extraction task of each page
@@ -161,7 +163,7 @@ def test_pages_extracted_ahead_with_the_sites_fields_and_settings_give_the_recor
                            "NEWSCRAWL_TIME_BUDGET=30")
     # every task predicted as the spider and stage 1 made it (else it was computed again: not taken)
     stats = ahead["stats"]
-    assert (stats["newscrawl/workers/ahead_computed"], stats["newscrawl/workers/ahead_taken"]) == (3, 3)
+    assert 1 <= stats["newscrawl/workers/ahead_computed"] == stats["newscrawl/workers/ahead_taken"] <= 3
     assert {r["algorithm"] for r in ahead["records"].values()} == {"cetd"}
     times = ("crawled_at", "first_crawled_at")
     assert {u: {k: v for k, v in r.items() if k not in times} for u, r in ahead["records"].items()} == {

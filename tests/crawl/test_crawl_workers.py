@@ -258,12 +258,18 @@ def test_pages_the_spider_classifies_are_extracted_once_by_the_workers(tmp_path,
 
 
 LOOK_AHEAD = """
-import sys
+import os, sys, tempfile, time
 from newscrawl.crawl.workers import WorkerPool, look_ahead, prestart
 sys.path.insert(0, {tests!r})
 from crawl.workers_support import Ahead, misbehave
+mark = os.path.join(tempfile.mkdtemp(), "taken")
 prestart(misbehave, 1)
-print(look_ahead(misbehave, None, Ahead({ahead})), look_ahead(misbehave, None, Ahead()))
+print(look_ahead(misbehave, None, Ahead({ahead}, mark=mark)), look_ahead(misbehave, None, Ahead()))
+# the pool is asked only once the worker has taken its first task ahead (it then keeps the answer, or dies
+# on it, before it reads its inbox): on a loaded machine the task asked could otherwise come first
+deadline = time.monotonic() + 60
+while not os.path.exists(mark) and time.monotonic() < deadline:
+    time.sleep(0.01)
 pool = WorkerPool(misbehave, 1)
 pool.start()
 answers = [pool.submit(what).result(60) for what in {asked}]

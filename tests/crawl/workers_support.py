@@ -52,13 +52,19 @@ class Ahead:
     """A lookahead (newscrawl.crawl.workers.Lookahead) over ``payloads``: each answer kept is the worker's
     answer to its payload, marked ``ahead``."""
 
-    def __init__(self, *payloads: str) -> None:
+    def __init__(self, *payloads: str, mark: str | None = None) -> None:
         self.payloads = list(payloads)
         self.kept: dict[str, tuple[bool, object]] = {}
         self.taken = 0
+        self.mark = mark  # a file created when the worker takes a payload to compute ahead
 
     def next(self) -> str | None:
-        return self.payloads.pop(0) if self.payloads else None
+        if not self.payloads:
+            return None
+        if self.mark is not None:
+            with open(self.mark, "w"):
+                pass
+        return self.payloads.pop(0)
 
     def keep(self, payload: str, answer: tuple[bool, object]) -> None:
         self.kept[payload] = (answer[0], ("ahead", answer[1]))
