@@ -1,4 +1,5 @@
-"""Build hook: the wheel carries the top-level folders newscrawl ships (site files, demo portal).
+"""Build hook: the wheel carries the top-level folders newscrawl ships (site files, demo portal), and the
+optional C statistics pass (``newscrawl.extract._cstats``).
 
 Everything else is declared in pyproject.toml. The folders stay at the top of the repository, where a
 user looks for them; here they are copied into ``newscrawl/_shipped/<name>`` of the built package, where
@@ -9,7 +10,7 @@ import importlib.util
 import shutil
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
@@ -34,4 +35,22 @@ class BuildPyWithShipped(build_py):
             shutil.copytree(ROOT / source, target, ignore=shutil.ignore_patterns("__pycache__"))
 
 
-setup(cmdclass={"build_py": BuildPyWithShipped})
+def _extensions() -> list[Extension]:
+    # the C pass reads lxml's element struct and libxml2's node fields with the headers lxml ships (lxml is
+    # a build requirement); optional: without a C compiler the build goes on and newscrawl uses the
+    # pure-Python pass (newscrawl.extract.native says which one runs)
+    try:
+        import lxml
+    except ImportError:
+        return []
+    return [
+        Extension(
+            "newscrawl.extract._cstats",
+            ["newscrawl/extract/_cstats.c"],
+            include_dirs=lxml.get_include(),
+            optional=True,
+        )
+    ]
+
+
+setup(cmdclass={"build_py": BuildPyWithShipped}, ext_modules=_extensions())

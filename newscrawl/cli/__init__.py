@@ -366,6 +366,7 @@ def run_bench(args: argparse.Namespace) -> int:
 
     from newscrawl.bench.extract import bench, bench_table, dataset_pages
     from newscrawl.evaluation.datasets import open_dataset
+    from newscrawl.extract.native import describe
 
     if args.repeat < 1:
         print("newscrawl bench: --repeat must be at least 1", file=sys.stderr)
@@ -388,7 +389,7 @@ def run_bench(args: argparse.Namespace) -> int:
             clock=time.process_time if args.cpu else time.perf_counter,
         )
     clock = "CPU time" if args.cpu else "wall-clock time"
-    print(f"{ds.name}: {len(pages)} pages, best of {args.repeat}, one process, {clock}\n")
+    print(f"{ds.name}: {len(pages)} pages, best of {args.repeat}, one process, {clock}, {describe()}\n")
     print(bench_table(timings))
     return OK
 
@@ -468,8 +469,10 @@ SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from newscrawl.extract.native import describe
+
     parser = argparse.ArgumentParser(prog="newscrawl", description="News crawling and content extraction.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}, {describe()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in SUBCOMMANDS:
         add(sub)

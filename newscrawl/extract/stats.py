@@ -11,6 +11,9 @@ For every element ``i`` under <body> (pre-order index):
 - ``classes[i]``, ``ids[i]``: its ``class`` and ``id`` attributes (None when absent), read on first use.
 
 One pre-order pass and one reversed pass, no recursion, so a deeply nested page cannot overflow the stack.
+Where the C extension is built (:mod:`newscrawl.extract.native`) both passes, and the class and id lists,
+run in C over lxml's and libxml2's structs; the pure-Python code below is the reference, and the tests hold
+the two equal list by list.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import cast
 from lxml import etree
 
 from newscrawl.extract.document import Element
+from newscrawl.extract.native import cstats
 from newscrawl.extract.tags import BLOCK_TAGS
 
 
@@ -61,14 +65,14 @@ class NodeStats:
         """The ``class`` attribute of every element, None when it has none (read once per page: several
         stages ask, and reading an attribute of an lxml element costs more than a list lookup)."""
         if self._classes is None:
-            self._classes = [el.get("class") for el in self.elements]
+            self._classes = _attribute_values(self.elements, "class")
         return self._classes
 
     @property
     def ids(self) -> list[str | None]:
         """The ``id`` attribute of every element, None when it has none (read once per page)."""
         if self._ids is None:
-            self._ids = [el.get("id") for el in self.elements]
+            self._ids = _attribute_values(self.elements, "id")
         return self._ids
 
     def subtree_end(self, i: int) -> int:
@@ -103,8 +107,50 @@ class NodeStats:
         return (c / t) * (math.log(value) / base)
 
 
+def _attribute_values(elements: list[Element], name: str) -> list[str | None]:
+    if cstats is None:
+        return python_attribute_values(elements, name)
+    values: list[str | None] = cstats.attribute_values(elements, name)
+    return values
+
+
+def python_attribute_values(elements: list[Element], name: str) -> list[str | None]:
+    """``name``'s value on every element, None where it has none (the reference of the C pass)."""
+    return [el.get(name) for el in elements]
+
+
 def compute_stats(body: Element, block_tags: frozenset[str] = BLOCK_TAGS) -> NodeStats:
-    """Compute the statistics of every element under ``body`` (``body`` is index 0)."""
+    """Compute the statistics of every element under ``body`` (``body`` is index 0).
+
+    >>> from lxml import html
+    >>> stats = compute_stats(html.fromstring("<div><p>ab <a>c d</a></p> e</div>"))
+    >>> stats.tag, stats.chars, stats.link_chars, stats.parent
+    (['div', 'p', 'a'], [5, 4, 2], [2, 2, 2], [-1, 0, 1])
+    """
+    if cstats is None:
+        return python_stats(body, block_tags)
+    elements = list(body.iter(etree.Element))
+    tag, index, parent, own, chars, tags, link_chars, link_tags, line, depth, nlines = cstats.walk(
+        body, elements, block_tags
+    )
+    return NodeStats(
+        elements=elements,
+        tag=tag,
+        index=index,
+        parent=parent,
+        chars=chars,
+        own_chars=own,
+        tags=tags,
+        link_chars=link_chars,
+        link_tags=link_tags,
+        line=line,
+        depth=depth,
+        line_sum=nlines,
+    )
+
+
+def python_stats(body: Element, block_tags: frozenset[str] = BLOCK_TAGS) -> NodeStats:
+    """:func:`compute_stats` in pure Python: the reference of the C pass, and what runs without it."""
     elements = list(body.iter(etree.Element))
     n = len(elements)
     index = dict(zip(elements, range(n), strict=True))

@@ -33,9 +33,12 @@ def test_help_lists_the_subcommands(capsys):
 
 
 def test_version(capsys):
+    from newscrawl.extract.native import describe
+
     with pytest.raises(SystemExit):
         main(["--version"])
-    assert capsys.readouterr().out.strip() == f"newscrawl {__version__}"
+    # the version, and which statistics pass runs (the C extension or pure Python)
+    assert " ".join(capsys.readouterr().out.split()) == f"newscrawl {__version__}, {describe()}"
 
 
 def test_extract_one_file_prints_pretty_json(page_file, capsys):

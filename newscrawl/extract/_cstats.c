@@ -1,0 +1,580 @@
+/* The per-element statistics pass of newscrawl.extract.stats in C (optional; the pure-Python code in
+ * stats.py is the reference and the fallback, see newscrawl/extract/native.py).
+ *
+ * It reads lxml's public element struct (lxml.etree.h: PyObject_HEAD, _doc, _c_node, _tag) and libxml2's
+ * xmlNode/xmlAttr fields, with the headers lxml ships (lxml.get_include()). Field reads only: no libxml2
+ * or lxml function is called, so nothing is linked but Python. Every element handed in is type-checked
+ * against lxml.etree._Element (fetched at import) before its struct is read.
+ *
+ * While a walk reads the tree, no object the garbage collector tracks is created (only C memory and
+ * str objects), so no Python code can run and change the tree under it; the lists are built afterwards.
+ * Walks are iterative (children / next / parent pointers), so a page nested 200,000 deep costs no stack.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+#include "lxml.etree.h"
+
+static PyTypeObject *element_type = NULL; /* lxml.etree._Element */
+
+#define NODE_OF(obj) (((struct LxmlElement *)(obj))->_c_node)
+
+static int
+is_element(PyObject *obj)
+{
+    return PyObject_TypeCheck(obj, element_type);
+}
+
+/* ---- text: lxml's .text and .tail --------------------------------------------------------------- */
+
+/* lxml's _textNodeOrSkip: the node if it is text or CDATA, XInclude markers skipped, else NULL */
+static const xmlNode *
+text_node_or_skip(const xmlNode *node)
+{
+    while (node != NULL) {
+        if (node->type == XML_TEXT_NODE || node->type == XML_CDATA_SECTION_NODE)
+            return node;
+        if (node->type == XML_XINCLUDE_START || node->type == XML_XINCLUDE_END)
+            node = node->next;
+        else
+            return NULL;
+    }
+    return NULL;
+}
+
+/* what each byte of UTF-8 text adds to the count of characters not white space to str.split()
+ * (Py_UNICODE_ISSPACE): 1 for a character's first byte, 0 for ASCII white space (\t \n \v \f \r,
+ * \x1c-\x1f, space) and continuation bytes; SPECIAL for the first bytes of the other white space
+ * (U+0085, U+00A0: C2; U+1680: E1; U+2000-U+200A, U+2028, U+2029, U+202F, U+205F: E2; U+3000: E3) */
+enum { SPECIAL = 2 };
+static unsigned char byte_count[256];
+
+static void
+init_byte_count(void)
+{
+    for (int c = 0; c < 256; c++)
+        byte_count[c] = (c >= 0x80 && c < 0xc0) ? 0 : 1;
+    for (int c = 0x09; c <= 0x0d; c++)
+        byte_count[c] = 0;
+    for (int c = 0x1c; c <= 0x20; c++)
+        byte_count[c] = 0;
+    byte_count[0] = 0;
+    byte_count[0xc2] = byte_count[0xe1] = byte_count[0xe2] = byte_count[0xe3] = SPECIAL;
+}
+
+/* whether the character at ``s`` (its first byte one of the SPECIAL ones) is white space */
+static int
+special_space(const unsigned char *s)
+{
+    switch (s[0]) {
+    case 0xc2:
+        return s[1] == 0x85 || s[1] == 0xa0;
+    case 0xe1:
+        return s[1] == 0x9a && s[2] == 0x80;
+    case 0xe2:
+        if (s[1] == 0x80)
+            return (s[2] >= 0x80 && s[2] <= 0x8a) || s[2] == 0xa8 || s[2] == 0xa9 || s[2] == 0xaf;
+        return s[1] == 0x81 && s[2] == 0x9f;
+    default: /* 0xe3 */
+        return s[1] == 0x80 && s[2] == 0x80;
+    }
+}
+
+/* code points of UTF-8 ``s`` (NUL-terminated) that are not white space to str.split(); libxml2 keeps text
+ * valid UTF-8, so counting the bytes that start a character counts code points. (special_space reads at
+ * most two bytes past a first byte and stops at a NUL: s[1] == 0 fails every test before s[2] is read) */
+static Py_ssize_t
+non_space_chars(const unsigned char *s)
+{
+    Py_ssize_t count = 0;
+    for (unsigned char c; (c = *s) != 0; s++) {
+        unsigned char add = byte_count[c];
+        if (add == SPECIAL)
+            add = !special_space(s);
+        count += add;
+    }
+    return count;
+}
+
+/* non-white-space characters of lxml's text run starting at ``node`` (an element's .children for its
+ * .text, its .next for its .tail): consecutive text and CDATA nodes, so text after a comment is not in it */
+static Py_ssize_t
+run_chars(const xmlNode *node)
+{
+    Py_ssize_t count = 0;
+    for (node = text_node_or_skip(node); node != NULL; node = text_node_or_skip(node->next)) {
+        if (node->content != NULL)
+            count += non_space_chars(node->content);
+    }
+    return count;
+}
+
+/* ---- tags ---------------------------------------------------------------------------------------- */
+
+/* a page's distinct tags, keyed by the name and namespace pointers libxml2 gives (names are interned in
+ * the document's dictionary, so a page has a few dozen): ``entries`` in the order met (an element keeps
+ * its entry's number: entries never move), ``table`` an open-addressing hash of entry number + 1 */
+typedef struct {
+    const xmlChar *name;
+    const xmlChar *href;
+    PyObject *str;
+    int flags; /* IS_A, IS_BLOCK */
+} TagEntry;
+
+enum { IS_A = 1, IS_BLOCK = 2 };
+
+typedef struct {
+    TagEntry *entries;
+    Py_ssize_t used;
+    Py_ssize_t *table;
+    Py_ssize_t mask; /* table size - 1, a power of two; the table is at most half full */
+} TagTable;
+
+static int
+tags_init(TagTable *t)
+{
+    t->used = 0;
+    t->mask = 127;
+    t->entries = PyMem_Malloc(((size_t)t->mask + 1) / 2 * sizeof(TagEntry));
+    t->table = PyMem_Calloc((size_t)t->mask + 1, sizeof(Py_ssize_t));
+    return t->entries == NULL || t->table == NULL ? -1 : 0;
+}
+
+static void
+tags_free(TagTable *t)
+{
+    for (Py_ssize_t i = 0; i < t->used; i++)
+        Py_DECREF(t->entries[i].str);
+    PyMem_Free(t->entries);
+    PyMem_Free(t->table);
+    t->entries = NULL;
+    t->table = NULL;
+    t->used = 0;
+}
+
+/* the table position of (name, href): where its entry's number is, or the empty place for it */
+static Py_ssize_t
+tags_probe(const TagTable *t, const xmlChar *name, const xmlChar *href)
+{
+    size_t h = ((size_t)name >> 4) ^ ((size_t)href >> 3) ^ ((size_t)name >> 12);
+    Py_ssize_t i = (Py_ssize_t)(h & (size_t)t->mask);
+    while (t->table[i] != 0) {
+        const TagEntry *e = &t->entries[t->table[i] - 1];
+        if (e->name == name && e->href == href)
+            break;
+        i = (i + 1) & t->mask;
+    }
+    return i;
+}
+
+/* lxml's _namespacedName: "name", or "{href}name" in a namespace */
+static PyObject *
+tag_str(const xmlNode *node, const xmlChar *href)
+{
+    const char *name = node->name == NULL ? "" : (const char *)node->name;
+    if (href == NULL)
+        return PyUnicode_DecodeUTF8(name, (Py_ssize_t)strlen(name), NULL);
+    size_t hl = strlen((const char *)href), nl = strlen(name);
+    char *buf = PyMem_Malloc(hl + nl + 3);
+    if (buf == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    buf[0] = '{';
+    memcpy(buf + 1, href, hl);
+    buf[hl + 1] = '}';
+    memcpy(buf + hl + 2, name, nl);
+    PyObject *s = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)(hl + nl + 2), NULL);
+    PyMem_Free(buf);
+    return s;
+}
+
+/* the entry number of ``node``'s tag, added if new; -1 with an exception set on failure */
+static Py_ssize_t
+tags_entry(TagTable *t, const xmlNode *node)
+{
+    const xmlChar *href = node->ns == NULL ? NULL : node->ns->href;
+    Py_ssize_t i = tags_probe(t, node->name, href);
+    if (t->table[i] != 0)
+        return t->table[i] - 1;
+    if (2 * (t->used + 1) > t->mask + 1) {
+        /* twice the room: the entries keep their numbers, the table is hashed again */
+        Py_ssize_t mask = 2 * t->mask + 1;
+        TagEntry *entries = PyMem_Realloc(t->entries, ((size_t)mask + 1) / 2 * sizeof(TagEntry));
+        if (entries == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        t->entries = entries;
+        Py_ssize_t *table = PyMem_Calloc((size_t)mask + 1, sizeof(Py_ssize_t));
+        if (table == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        PyMem_Free(t->table);
+        t->table = table;
+        t->mask = mask;
+        for (Py_ssize_t j = 0; j < t->used; j++)
+            t->table[tags_probe(t, t->entries[j].name, t->entries[j].href)] = j + 1;
+        i = tags_probe(t, node->name, href);
+    }
+    PyObject *s = tag_str(node, href);
+    if (s == NULL)
+        return -1;
+    TagEntry *e = &t->entries[t->used];
+    e->name = node->name;
+    e->href = href;
+    e->str = s;
+    e->flags = href == NULL && node->name != NULL && strcmp((const char *)node->name, "a") == 0 ? IS_A : 0;
+    t->table[i] = ++t->used;
+    return t->used - 1;
+}
+
+/* ---- the walk ------------------------------------------------------------------------------------ */
+
+static const xmlNode *
+element_or_next(const xmlNode *node)
+{
+    while (node != NULL && node->type != XML_ELEMENT_NODE)
+        node = node->next;
+    return node;
+}
+
+/* a list of ``values``; a value up to n is the shared int of ``ints`` (indices, counts of elements and
+ * most character counts are: one int object each, not one per list entry) */
+static PyObject *
+list_of(const Py_ssize_t *values, Py_ssize_t n, PyObject *const *ints)
+{
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t value = values[i];
+        PyObject *v;
+        if (value >= 0 && value <= n) {
+            v = ints[value];
+            Py_INCREF(v);
+        } else if ((v = PyLong_FromSsize_t(value)) == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, v);
+    }
+    return list;
+}
+
+enum { PARENT, OWN, CHARS, TAGS, LINK_CHARS, LINK_TAGS, LINE, DEPTH, SLOT, NARRAYS };
+
+PyDoc_STRVAR(walk_doc,
+"walk(body, elements, block_tags) -> (tag, index, parent, own_chars, chars, tags, link_chars, link_tags,\n"
+"line, depth, line_sum)\n\n"
+"compute_stats' lists for ``elements``, which must be ``list(body.iter(etree.Element))``.");
+
+static PyObject *
+walk(PyObject *self, PyObject *args)
+{
+    PyObject *body, *elements, *block_tags;
+    if (!PyArg_ParseTuple(args, "OO!O:walk", &body, &PyList_Type, &elements, &block_tags))
+        return NULL;
+    if (!is_element(body)) {
+        PyErr_Format(PyExc_TypeError, "walk() needs an lxml element, got %R", body);
+        return NULL;
+    }
+    if (!PyAnySet_Check(block_tags)) {
+        PyErr_Format(PyExc_TypeError, "walk() needs a set of block tags, got %R", block_tags);
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(elements);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!is_element(PyList_GET_ITEM(elements, i))) {
+            PyErr_Format(PyExc_TypeError, "walk() needs lxml elements, got %R", PyList_GET_ITEM(elements, i));
+            return NULL;
+        }
+    }
+    const xmlNode *root = NODE_OF(body);
+    if (root == NULL) {
+        PyErr_SetString(PyExc_ValueError, "walk(): the element has no node");
+        return NULL;
+    }
+    Py_ssize_t size = n ? n : 1;
+    Py_ssize_t *arrays = PyMem_Calloc((size_t)size * NARRAYS, sizeof(Py_ssize_t));
+    Py_ssize_t stack_size = 64, *stack = PyMem_Malloc((size_t)stack_size * sizeof(Py_ssize_t));
+    TagTable tags_table = {NULL, 0, NULL, 0};
+    PyObject *result = NULL, *lists[NARRAYS] = {NULL}, *tag_list = NULL, *index = NULL, **ints = NULL;
+    if (arrays == NULL || stack == NULL || tags_init(&tags_table) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t *parent = arrays + PARENT * size, *own = arrays + OWN * size, *chars = arrays + CHARS * size,
+               *tags = arrays + TAGS * size, *link_chars = arrays + LINK_CHARS * size,
+               *link_tags = arrays + LINK_TAGS * size, *line = arrays + LINE * size,
+               *depth = arrays + DEPTH * size, *slot = arrays + SLOT * size;
+
+    /* pre-order over the element nodes under root, as lxml's iter(etree.Element) goes */
+    Py_ssize_t i = 0, d = 0;
+    const xmlNode *node = root->type == XML_ELEMENT_NODE ? root : NULL;
+    while (node != NULL) {
+        if (i >= n || NODE_OF(PyList_GET_ITEM(elements, i)) != node) {
+            PyErr_SetString(PyExc_ValueError, "walk(): elements are not body.iter(etree.Element)");
+            goto done;
+        }
+        if ((slot[i] = tags_entry(&tags_table, node)) < 0)
+            goto done;
+        parent[i] = d ? stack[d - 1] : -1;
+        depth[i] = d;
+        own[i] += run_chars(node->children);
+        if (i)
+            own[parent[i]] += run_chars(node->next);
+        if (d >= stack_size) {
+            Py_ssize_t *bigger = PyMem_Realloc(stack, (size_t)stack_size * 2 * sizeof(Py_ssize_t));
+            if (bigger == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            stack = bigger;
+            stack_size *= 2;
+        }
+        stack[d] = i++;
+        const xmlNode *next = element_or_next(node->children);
+        if (next != NULL) {
+            d++;
+            node = next;
+            continue;
+        }
+        /* no element child: the next sibling, or an ancestor's, up to root */
+        while (node != root) {
+            next = element_or_next(node->next);
+            if (next != NULL)
+                break;
+            node = node->parent;
+            d--;
+        }
+        node = node == root ? NULL : next;
+    }
+    if (i != n) {
+        PyErr_SetString(PyExc_ValueError, "walk(): elements are not body.iter(etree.Element)");
+        goto done;
+    }
+
+    /* the reversed pass */
+    memcpy(chars, own, (size_t)n * sizeof(Py_ssize_t));
+    for (Py_ssize_t j = n - 1; j > 0; j--) {
+        Py_ssize_t c = chars[j], p = parent[j];
+        if (tags_table.entries[slot[j]].flags & IS_A) {
+            link_chars[j] = c;
+            link_tags[j] += 1;
+        }
+        chars[p] += c;
+        tags[p] += tags[j] + 1;
+        link_chars[p] += link_chars[j];
+        link_tags[p] += link_tags[j];
+    }
+    if (n && tags_table.entries[slot[0]].flags & IS_A) {
+        link_chars[0] = chars[0];
+        link_tags[0] += 1;
+    }
+
+    /* from here on objects the collector tracks are made: the tree is no longer read */
+    /* block tags: one set lookup per distinct tag  */
+    for (Py_ssize_t k = 0; k < tags_table.used; k++) {
+        TagEntry *s = &tags_table.entries[k];
+        int found = PySet_Contains(block_tags, s->str);
+        if (found < 0)
+            goto done;
+        if (found)
+            s->flags |= IS_BLOCK;
+    }
+    Py_ssize_t nlines = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (tags_table.entries[slot[j]].flags & IS_BLOCK)
+            nlines++;
+        line[j] = nlines;
+    }
+    tag_list = PyList_New(n);
+    if (tag_list == NULL)
+        goto done;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *s = tags_table.entries[slot[j]].str;
+        Py_INCREF(s);
+        PyList_SET_ITEM(tag_list, j, s);
+    }
+    ints = PyMem_Calloc((size_t)n + 1, sizeof(PyObject *));
+    if (ints == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j <= n; j++) {
+        if ((ints[j] = PyLong_FromSsize_t(j)) == NULL)
+            goto done;
+    }
+#if PY_VERSION_HEX < 0x030e0000
+    index = _PyDict_NewPresized(n); /* (no resizing on the way: a fifth of the dict's cost) */
+#else
+    index = PyDict_New();
+#endif
+    if (index == NULL)
+        goto done;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (PyDict_SetItem(index, PyList_GET_ITEM(elements, j), ints[j]) < 0)
+            goto done;
+    }
+    for (int k = 0; k < SLOT; k++) {
+        if ((lists[k] = list_of(arrays + k * size, n, ints)) == NULL)
+            goto done;
+    }
+    result = Py_BuildValue("(NNNNNNNNNNn)", tag_list, index, lists[PARENT], lists[OWN], lists[CHARS],
+                           lists[TAGS], lists[LINK_CHARS], lists[LINK_TAGS], lists[LINE], lists[DEPTH],
+                           nlines);
+    if (result != NULL) {
+        /* the references went into the tuple */
+        tag_list = index = NULL;
+        for (int k = 0; k < SLOT; k++)
+            lists[k] = NULL;
+    }
+done:
+    Py_XDECREF(tag_list);
+    Py_XDECREF(index);
+    for (int k = 0; k < SLOT; k++)
+        Py_XDECREF(lists[k]);
+    if (ints != NULL) {
+        for (Py_ssize_t j = 0; j <= n; j++)
+            Py_XDECREF(ints[j]);
+        PyMem_Free(ints);
+    }
+    tags_free(&tags_table);
+    PyMem_Free(stack);
+    PyMem_Free(arrays);
+    return result;
+}
+
+/* ---- attribute values ---------------------------------------------------------------------------- */
+
+/* whether the document declares attributes (a DTD's defaults: xmlGetNoNsProp would read them) */
+static int
+doc_declares_attributes(const xmlNode *node)
+{
+    const xmlDoc *doc = node->doc;
+    if (doc == NULL)
+        return 0;
+    return (doc->intSubset != NULL && doc->intSubset->attributes != NULL)
+           || (doc->extSubset != NULL && doc->extSubset->attributes != NULL);
+}
+
+PyDoc_STRVAR(attribute_values_doc,
+"attribute_values(elements, name) -> list of str or None\n\n"
+"``[el.get(name) for el in elements]`` for a name without a namespace.");
+
+static PyObject *
+attribute_values(PyObject *self, PyObject *args)
+{
+    PyObject *elements, *name_obj;
+    if (!PyArg_ParseTuple(args, "O!U:attribute_values", &PyList_Type, &elements, &name_obj))
+        return NULL;
+    Py_ssize_t name_len;
+    const char *name = PyUnicode_AsUTF8AndSize(name_obj, &name_len);
+    if (name == NULL)
+        return NULL;
+    if (name_len == 0 || memchr(name, '{', (size_t)name_len) != NULL || (Py_ssize_t)strlen(name) != name_len) {
+        PyErr_Format(PyExc_ValueError, "attribute_values() needs a plain attribute name, got %R", name_obj);
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(elements);
+    PyObject *result = PyList_New(n);
+    if (result == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *value = NULL;
+        if (i >= PyList_GET_SIZE(elements)) {
+            PyErr_SetString(PyExc_RuntimeError, "attribute_values(): the list changed");
+            goto error;
+        }
+        PyObject *el = PyList_GET_ITEM(elements, i);
+        if (!is_element(el)) {
+            PyErr_Format(PyExc_TypeError, "attribute_values() needs lxml elements, got %R", el);
+            goto error;
+        }
+        const xmlNode *node = NODE_OF(el);
+        const xmlAttr *attr = NULL;
+        int slow = node == NULL || node->type != XML_ELEMENT_NODE;
+        if (!slow) {
+            for (attr = node->properties; attr != NULL; attr = attr->next) {
+                if (attr->type == XML_ATTRIBUTE_NODE && attr->ns == NULL && attr->name != NULL
+                    && strcmp((const char *)attr->name, name) == 0)
+                    break;
+            }
+            if (attr == NULL) {
+                slow = doc_declares_attributes(node);
+            } else if (attr->children != NULL
+                       && (attr->children->next != NULL
+                           || (attr->children->type != XML_TEXT_NODE
+                               && attr->children->type != XML_CDATA_SECTION_NODE)
+                           || attr->children->content == NULL)) {
+                slow = 1; /* entity references and the like: libxml2 joins them, lxml's get() knows how */
+            }
+        }
+        if (slow) {
+            value = PyObject_CallMethod(el, "get", "O", name_obj);
+        } else if (attr == NULL) {
+            value = Py_None;
+            Py_INCREF(value);
+        } else if (attr->children == NULL) {
+            value = PyUnicode_FromStringAndSize("", 0);
+        } else {
+            const char *content = (const char *)attr->children->content;
+            value = PyUnicode_DecodeUTF8(content, (Py_ssize_t)strlen(content), NULL);
+        }
+        if (value == NULL)
+            goto error;
+        PyList_SET_ITEM(result, i, value);
+    }
+    return result;
+error:
+    Py_DECREF(result);
+    return NULL;
+}
+
+/* ---- the module ---------------------------------------------------------------------------------- */
+
+static PyMethodDef methods[] = {
+    {"walk", walk, METH_VARARGS, walk_doc},
+    {"attribute_values", attribute_values, METH_VARARGS, attribute_values_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "newscrawl.extract._cstats",
+    "The per-element statistics pass in C (newscrawl.extract.stats holds the reference).", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__cstats(void)
+{
+    init_byte_count();
+    PyObject *etree = PyImport_ImportModule("lxml.etree");
+    if (etree == NULL)
+        return NULL;
+    PyObject *type = PyObject_GetAttrString(etree, "_Element");
+    if (type == NULL || !PyType_Check(type)) {
+        Py_XDECREF(type);
+        Py_DECREF(etree);
+        PyErr_SetString(PyExc_ImportError, "lxml.etree._Element is not a type");
+        return NULL;
+    }
+    element_type = (PyTypeObject *)type; /* kept for the module's life */
+    /* the struct layout this was built against, checked on a fresh element before any page */
+    PyObject *probe = PyObject_CallMethod(etree, "Element", "s", "cwalk-probe");
+    Py_DECREF(etree);
+    if (probe == NULL)
+        return NULL;
+    const xmlNode *node = is_element(probe) ? NODE_OF(probe) : NULL;
+    int ok = node != NULL && node->type == XML_ELEMENT_NODE && node->name != NULL
+             && strcmp((const char *)node->name, "cwalk-probe") == 0 && node->children == NULL;
+    Py_DECREF(probe);
+    if (!ok) {
+        PyErr_SetString(PyExc_ImportError, "lxml's element layout differs from the one built against");
+        return NULL;
+    }
+    return PyModule_Create(&module);
+}

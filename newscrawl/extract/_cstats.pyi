@@ -1,0 +1,22 @@
+"""The per-element statistics pass in C (``newscrawl/extract/_cstats.c``; stats.py holds the reference)."""
+
+from collections.abc import Set as AbstractSet
+
+from lxml import etree
+
+def walk(
+    body: etree._Element, elements: list[etree._Element], block_tags: AbstractSet[str], /
+) -> tuple[
+    list[str],
+    dict[etree._Element, int],
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    int,
+]: ...
+def attribute_values(elements: list[etree._Element], name: str, /) -> list[str | None]: ...

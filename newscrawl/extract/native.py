@@ -1,0 +1,44 @@
+"""The optional C pass of the statistics (``newscrawl.extract._cstats``), and which one runs.
+
+``setup.py`` builds the extension when a C compiler is there; without one everything works the same through
+the pure-Python code, which stays the reference (tests hold the two equal list by list). Setting
+``NEWSCRAWL_PURE_PYTHON=1`` before the library is imported runs the pure-Python code even where the
+extension is built. :data:`IMPLEMENTATION` says which runs (``newscrawl --version`` and ``newscrawl bench``
+show it).
+
+>>> IMPLEMENTATION in ("C", "Python")
+True
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+#: the environment variable that turns the C pass off
+PURE_PYTHON_VARIABLE = "NEWSCRAWL_PURE_PYTHON"
+
+
+def _load() -> tuple[ModuleType | None, str]:
+    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+        return None, f"{PURE_PYTHON_VARIABLE} is set"
+    try:
+        from newscrawl.extract import _cstats
+    except ImportError as e:  # not built (no C compiler at install), or built against another lxml
+        return None, f"C extension not available: {e}"
+    return _cstats, "newscrawl.extract._cstats"
+
+
+#: the C extension module, or None when the pure-Python code runs
+cstats, _WHY = _load()
+#: "C" or "Python": which statistics pass runs
+IMPLEMENTATION = "C" if cstats is not None else "Python"
+
+
+def describe() -> str:
+    """One line for users: which statistics pass runs, and why.
+
+    >>> describe().startswith(("statistics pass: C", "statistics pass: Python"))
+    True
+    """
+    return f"statistics pass: {IMPLEMENTATION} ({_WHY})"

@@ -1,0 +1,45 @@
+"""``python -m newscrawl.bench.native``: the C statistics against the pure-Python ones over a dataset."""
+
+from pathlib import Path
+
+import pytest
+
+from newscrawl.bench import native as check_native
+from newscrawl.extract import native
+
+needs_c = pytest.mark.skipif(
+    native.cstats is None, reason=f"the C extension is not in use: {native.describe()}"
+)
+
+
+@needs_c
+def test_every_statistics_extract_computes_is_compared(tiny_dataset: Path):
+    lines: list[str] = []
+    pages, compared, differ = check_native.check([tiny_dataset], lines.append)
+    # per page: the whole parsed tree, and the body extract() computes its statistics on
+    assert (pages, differ, lines) == (2, 0, [])
+    assert compared >= 2 * pages
+
+
+@needs_c
+def test_a_difference_is_named(tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch):
+    from newscrawl.extract import stats
+
+    real = stats.python_stats
+
+    def off_by_one(body, block_tags=stats.BLOCK_TAGS):  # type: ignore[no-untyped-def]
+        result = real(body, block_tags)
+        result.chars[0] += 1
+        return result
+
+    monkeypatch.setattr(stats, "python_stats", off_by_one)
+    lines: list[str] = []
+    _, compared, differ = check_native.check([tiny_dataset], lines.append)
+    assert differ == compared > 0
+    assert lines[0].endswith(": chars differ")
+
+
+def test_without_the_c_pass_it_says_so(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    monkeypatch.setattr(native, "cstats", None)
+    assert check_native.main(["unused"]) == 2
+    assert "statistics pass" in capsys.readouterr().out
