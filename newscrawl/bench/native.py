@@ -3,7 +3,9 @@
 Every statistics list ``extract()`` computes (each call of ``compute_stats`` while it runs: the body after
 noise stripping, the bodies a stage computes again) is computed both ways and compared list by list, with
 the ``class`` and ``id`` lists; so is the whole parsed tree of each page (head and all, before any
-stripping). Exit status 1 when any list differs, naming the page, or 2 when the C pass is not built::
+stripping), and the C walk's element, attribute and depth counts and long class/id values of that tree
+against the XPaths ``check_tree`` and ``cap_names`` otherwise run. Exit status 1 when any differs, naming
+the page, or 2 when the C pass is not built::
 
     python -m newscrawl.bench.native ../shared/datasets/*
 """
@@ -14,6 +16,8 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from lxml import etree
 
 #: the lists compared, as NodeStats names them
 FIELDS = (
@@ -33,9 +37,27 @@ def differences(body: object) -> list[str]:
     return found
 
 
+def tree_count_differences(root: etree._Element) -> list[str]:
+    """The counts of the C tree walk that differ from the XPaths' for the parsed document ``root``."""
+    from newscrawl.extract import limits, native
+
+    assert native.cstats is not None
+    counts = native.cstats.tree_counts(root, limits.MAX_NAME_CHARS)
+    if counts is None:
+        return ["tree_counts (not the document's top element)"]
+    elements = root.iter(etree.Element)
+    expected = (
+        int(limits._COUNT_ELEMENTS(root)),
+        int(limits._COUNT_ATTRIBUTES(root)),
+        max(sum(1 for _ in el.iterancestors()) for el in elements),
+        len(limits._LONG_NAMES(root)),
+    )
+    names = ("elements", "attributes", "depth", "long names")
+    return [f"tree {name}" for name, a, b in zip(names, counts, expected, strict=True) if a != b]
+
+
 def check(folders: Sequence[Path], out: Callable[[str], object] = print) -> tuple[int, int, int]:
     """(pages, statistics compared, statistics differing) over every page of ``folders``."""
-    from lxml import etree
 
     from newscrawl.evaluation.datasets import Dataset
     from newscrawl.extract import extract, stats
@@ -67,9 +89,15 @@ def check(folders: Sequence[Path], out: Callable[[str], object] = print) -> tupl
                 pages += 1
                 where[0] = f"{ds.name}/{truth.id}"
                 try:
-                    checked(parse_markup(markup(page.decode("utf-8", "replace"))))
+                    root = parse_markup(markup(page.decode("utf-8", "replace")))
                 except ParseError:
-                    pass
+                    root = None
+                if root is not None:
+                    checked(root)
+                    counts["compared"] += 1
+                    if found := tree_count_differences(root):
+                        counts["differ"] += 1
+                        out(f"{where[0]}: {', '.join(found)} differ")
                 extract(page, truth.http_url)
     finally:
         for module in patched:
@@ -89,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if native.cstats is None:
         return 2
     pages, compared, differ = check(args.datasets)
-    print(f"{pages} pages, {compared} statistics compared (C against Python), {differ} differ")
+    print(f"{pages} pages, {compared} statistics and tree counts compared, C against Python: {differ} differ")
     return 1 if differ else 0
 
 

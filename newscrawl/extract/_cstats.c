@@ -535,11 +535,103 @@ error:
     return NULL;
 }
 
+/* ---- the tree's size ----------------------------------------------------------------------------- */
+
+/* code points of UTF-8 ``s`` (libxml2 keeps it valid: the bytes that start a character) */
+static Py_ssize_t
+code_points(const unsigned char *s)
+{
+    Py_ssize_t count = 0;
+    for (; *s; s++)
+        count += (*s & 0xc0) != 0x80;
+    return count;
+}
+
+/* whether ``attr`` is a class or id attribute (no namespace) whose value has more than ``most`` characters:
+ * 1 or 0, or -1 when its value is not one text node (entity references: the XPath decides) */
+static int
+long_name(const xmlAttr *attr, Py_ssize_t most)
+{
+    if (attr->ns != NULL || attr->name == NULL)
+        return 0;
+    const char *name = (const char *)attr->name;
+    if (strcmp(name, "class") != 0 && strcmp(name, "id") != 0)
+        return 0;
+    const xmlNode *text = attr->children;
+    if (text == NULL)
+        return 0;
+    if (text->next != NULL || (text->type != XML_TEXT_NODE && text->type != XML_CDATA_SECTION_NODE)
+        || text->content == NULL)
+        return -1;
+    const unsigned char *value = text->content;
+    if (strlen((const char *)value) <= (size_t)most) /* (no more characters than bytes) */
+        return 0;
+    return code_points(value) > most;
+}
+
+PyDoc_STRVAR(tree_counts_doc,
+"tree_counts(root, name_chars) -> (elements, attributes, depth, long_names) or None\n\n"
+"What check_tree and cap_names ask of the document ``root`` is the top element of: count(//*),\n"
+"count(//@*), the depth of its deepest element (root: 0) and the class and id values longer than\n"
+"``name_chars`` characters (-1: some value the XPath must read). None when ``root`` is not its\n"
+"document's only top element (the XPaths then answer).");
+
+static PyObject *
+tree_counts(PyObject *self, PyObject *args)
+{
+    PyObject *root_obj;
+    Py_ssize_t most;
+    if (!PyArg_ParseTuple(args, "On:tree_counts", &root_obj, &most))
+        return NULL;
+    if (!is_element(root_obj)) {
+        PyErr_Format(PyExc_TypeError, "tree_counts() needs an lxml element, got %R", root_obj);
+        return NULL;
+    }
+    const xmlNode *root = NODE_OF(root_obj);
+    if (root == NULL || root->type != XML_ELEMENT_NODE || root->parent == NULL
+        || (root->parent->type != XML_DOCUMENT_NODE && root->parent->type != XML_HTML_DOCUMENT_NODE))
+        Py_RETURN_NONE;
+    for (const xmlNode *other = root->parent->children; other != NULL; other = other->next) {
+        if (other != root && other->type == XML_ELEMENT_NODE)
+            Py_RETURN_NONE;
+    }
+    Py_ssize_t elements = 0, attributes = 0, depth = 0, deepest = 0, long_names = 0;
+    const xmlNode *node = root;
+    while (node != NULL) {
+        elements++;
+        if (depth > deepest)
+            deepest = depth;
+        for (const xmlAttr *attr = node->properties; attr != NULL; attr = attr->next) {
+            attributes++;
+            if (long_names >= 0) {
+                int found = long_name(attr, most);
+                long_names = found < 0 ? -1 : long_names + found;
+            }
+        }
+        const xmlNode *next = element_or_next(node->children);
+        if (next != NULL) {
+            depth++;
+            node = next;
+            continue;
+        }
+        while (node != root) {
+            next = element_or_next(node->next);
+            if (next != NULL)
+                break;
+            node = node->parent;
+            depth--;
+        }
+        node = node == root ? NULL : next;
+    }
+    return Py_BuildValue("(nnnn)", elements, attributes, deepest, long_names);
+}
+
 /* ---- the module ---------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
     {"walk", walk, METH_VARARGS, walk_doc},
     {"attribute_values", attribute_values, METH_VARARGS, attribute_values_doc},
+    {"tree_counts", tree_counts, METH_VARARGS, tree_counts_doc},
     {NULL, NULL, 0, NULL},
 };
 

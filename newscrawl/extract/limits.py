@@ -51,6 +51,7 @@ from typing import Any, BinaryIO
 from lxml import etree
 
 from newscrawl.extract.document import Element
+from newscrawl.extract.native import cstats
 
 #: bytes of a page extracted at most; 5x the largest page of the evaluation sets (1.6 MB), and
 #: extraction of an 8 MiB page stays within a few seconds on one core
@@ -390,6 +391,9 @@ def cap_names(root: Element) -> int:
     >>> cap_names(root), len(root.get("class")), root[0].get("id")
     (1, 10000, 'x')
     """
+    if cstats is not None and (counts := cstats.tree_counts(root, MAX_NAME_CHARS)) is not None:
+        if counts[3] == 0:  # (the C pass's count of long values: none, the usual answer, needs no XPath)
+            return 0
     values = _LONG_NAMES(root)
     for value in values:
         value.getparent().set(value.attrname, value[:MAX_NAME_CHARS])
@@ -403,7 +407,18 @@ def check_tree(root: Element, limits: Limits, source_bytes: int | None = None) -
     what separates it: a page too small to hold too many is not counted).
 
     Returns the number of elements.
+
+    >>> try:
+    ...     check_tree(etree.fromstring("<a><b><c/></b></a>"), Limits(max_depth=2))
+    ... except LimitExceeded as e:
+    ...     print(e)
+    page nested too deeply: deeper than the limit max_depth=2
     """
+    counts = None if cstats is None else cstats.tree_counts(root, MAX_NAME_CHARS)
+    if counts is not None:  # one C walk of the tree answers the three XPaths below
+        elements: int = counts[0]
+        _check_counts(limits, elements, counts[1], counts[2], source_bytes)
+        return elements
     count = int(_COUNT_ELEMENTS(root))
     if limits.max_nodes is not None and count > limits.max_nodes:
         raise LimitExceeded(
@@ -424,6 +439,28 @@ def check_tree(root: Element, limits: Limits, source_bytes: int | None = None) -
             "max_depth", f"page nested too deeply: deeper than the limit max_depth={depth}"
         )
     return count
+
+
+def _check_counts(
+    limits: Limits, count: int, attributes: int, deepest: int, source_bytes: int | None
+) -> None:
+    # check_tree's tests on the C pass's counts: the same limits, in the same order, with the same messages
+    if limits.max_nodes is not None and count > limits.max_nodes:
+        raise LimitExceeded(
+            "max_nodes", f"page too large: {count} elements, over the limit max_nodes={limits.max_nodes}"
+        )
+    most = None if limits.max_nodes is None else ATTRIBUTES_PER_NODE * limits.max_nodes
+    if most is not None and (source_bytes is None or source_bytes > 2 * most) and attributes > most:
+        raise LimitExceeded(
+            "max_nodes",
+            f"page too large: {attributes} attributes, over {ATTRIBUTES_PER_NODE} per element of the "
+            f"limit max_nodes={limits.max_nodes}",
+        )
+    depth = limits.max_depth
+    if depth is not None and deepest >= depth:
+        raise LimitExceeded(
+            "max_depth", f"page nested too deeply: deeper than the limit max_depth={depth}"
+        )
 
 
 def cut_text(root: Element, most: int) -> int:

@@ -256,3 +256,48 @@ def test_c_and_python_agree_on_random_trees(root: etree._Element):
     assert_equal_stats(root)
     # and on the tree as the HTML parser reads it back
     assert_equal_stats(body_of(html.fromstring("<html><body>" + etree.tostring(root, encoding="unicode"))))
+
+
+# --- the tree's size (check_tree, cap_names) -------------------------------------------------------------
+
+_COUNT_ELEMENTS = etree.XPath("count(//*)")
+_COUNT_ATTRIBUTES = etree.XPath("count(//@*)")
+
+
+def xpath_counts(root: etree._Element, most: int) -> tuple[int, int, int, int]:
+    deepest = max(sum(1 for _ in el.iterancestors()) for el in root.iter(etree.Element))
+    long_names = etree.XPath(
+        f"descendant-or-self::*/@class[string-length() > {most}]"
+        f" | descendant-or-self::*/@id[string-length() > {most}]"
+    )
+    return int(_COUNT_ELEMENTS(root)), int(_COUNT_ATTRIBUTES(root)), deepest, len(long_names(root))
+
+
+@needs_c
+@pytest.mark.parametrize(
+    "page",
+    [
+        "<!DOCTYPE html><html><head><title>t</title></head><body><!--c--><p a=1 b=2>x<?pi?></p></body>",
+        "<p class='" + "汉" * 10 + "'>three-byte characters: 30 bytes, 10 characters</p>",
+        "<p class='" + "汉" * 11 + "' id='" + "a" * 11 + "'><b id='" + "é" * 12 + "'>x</b></p>"
+        "<i class=''>y</i>",
+        "<div>" * 40 + "deep" + "</div>" * 40,
+        "<p id='a&amp;&#x4e2d;b' class='&lt;" + "x" * 10 + "'>entities</p>",
+    ],
+)
+def test_tree_counts_are_the_xpaths_counts(page: str):
+    cstats = native.cstats
+    assert cstats is not None
+    root = html.document_fromstring(page)
+    assert cstats.tree_counts(root, 10) == xpath_counts(root, 10)
+
+
+@needs_c
+def test_tree_counts_leaves_other_trees_and_values_to_the_xpaths():
+    cstats = native.cstats
+    assert cstats is not None
+    root = html.document_fromstring("<p class='" + "a" * 20 + "'>x</p>")
+    assert cstats.tree_counts(root.find(".//p"), 10) is None  # not the document's top element
+    parser = etree.XMLParser(resolve_entities=False)
+    xml = etree.fromstring('<!DOCTYPE d [<!ENTITY e "ent">]><d><p id="&e;">a</p></d>', parser)
+    assert cstats.tree_counts(xml, 2)[3] == -1  # a value of text and an entity reference: the XPath reads it
