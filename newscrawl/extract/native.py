@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from types import ModuleType
 
@@ -22,10 +23,12 @@ PURE_PYTHON_VARIABLE = "NEWSCRAWL_PURE_PYTHON"
 def _load() -> tuple[ModuleType | None, str]:
     if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
         return None, f"{PURE_PYTHON_VARIABLE} is set"
+    if importlib.util.find_spec("newscrawl.extract._cstats") is None:
+        return None, "C extension not built: no C compiler at install"
     try:
         from newscrawl.extract import _cstats
-    except ImportError as e:  # not built (no C compiler at install), or built against another lxml
-        return None, f"C extension not available: {e}"
+    except ImportError as e:  # built for another Python, or lxml's element layout differs
+        return None, f"C extension not loaded: {e}"
     return _cstats, "newscrawl.extract._cstats"
 
 
