@@ -9,33 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cstats_support import assert_equal_stats, needs_c
 from lxml import etree, html
 
 from newscrawl.extract import native
 from newscrawl.extract.clean import strip_noise
 from newscrawl.extract.document import body_of, parse_html
-from newscrawl.extract.stats import NodeStats, compute_stats, python_attribute_values, python_stats
+from newscrawl.extract.stats import compute_stats, python_stats
 from newscrawl.extract.tags import BLOCK_TAGS
-
-needs_c = pytest.mark.skipif(
-    native.cstats is None, reason=f"the C extension is not in use: {native.describe()}"
-)
-
-FIELDS = (
-    "elements", "tag", "index", "parent", "chars", "own_chars", "tags", "link_chars", "link_tags", "line",
-    "depth", "line_sum", "classes", "ids",
-)
-
-
-def assert_equal_stats(body: etree._Element) -> NodeStats:
-    c, python = compute_stats(body), python_stats(body)
-    python_classes = python_attribute_values(python.elements, "class")
-    python_ids = python_attribute_values(python.elements, "id")
-    for name in FIELDS:  # (bool(): pytest's report of two long lists that differ takes minutes)
-        assert bool(getattr(c, name) == getattr(python, name)), name
-    assert bool(c.classes == python_classes)
-    assert bool(c.ids == python_ids)
-    return c
 
 
 def body(markup: str) -> etree._Element:
@@ -211,51 +192,6 @@ def test_version_names_the_statistics_pass(capsys: pytest.CaptureFixture[str]):
     with pytest.raises(SystemExit):
         main(["--version"])
     assert f"statistics pass: {native.IMPLEMENTATION}" in capsys.readouterr().out
-
-
-# --- random trees --------------------------------------------------------------------------------------
-
-hypothesis = pytest.importorskip("hypothesis")
-st = hypothesis.strategies
-
-_TEXT = st.text(
-    alphabet=st.sampled_from(list("ab \t\n\xa0\u3000\u2028\x85\u200b汉😀é&<") + ["\u2009"]), max_size=6
-)
-_TAGS = st.sampled_from(["div", "p", "a", "span", "li", "h1", "br", "td"])
-
-
-@st.composite
-def trees(draw: st.DrawFn) -> etree._Element:
-    root = etree.Element(draw(_TAGS))
-    root.text = draw(_TEXT) or None
-    nodes = [root]
-    for _ in range(draw(st.integers(0, 25))):
-        parent = draw(st.sampled_from(nodes))
-        kind = draw(st.integers(0, 9))
-        if kind == 0:
-            child = etree.Comment(draw(_TEXT).replace("-", "") or "c")
-        elif kind == 1:
-            child = etree.ProcessingInstruction("pi", "x")
-        else:
-            child = etree.Element(draw(_TAGS))
-            child.text = draw(_TEXT) or None
-            if draw(st.booleans()):
-                child.set("class", draw(_TEXT))
-            if draw(st.booleans()):
-                child.set("id", draw(_TEXT))
-            nodes.append(child)
-        child.tail = draw(_TEXT) or None
-        parent.append(child)
-    return root
-
-
-@needs_c
-@hypothesis.settings(max_examples=300, deadline=None)
-@hypothesis.given(trees())
-def test_c_and_python_agree_on_random_trees(root: etree._Element):
-    assert_equal_stats(root)
-    # and on the tree as the HTML parser reads it back
-    assert_equal_stats(body_of(html.fromstring("<html><body>" + etree.tostring(root, encoding="unicode"))))
 
 
 # --- the tree's size (check_tree, cap_names) -------------------------------------------------------------
