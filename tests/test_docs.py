@@ -36,7 +36,7 @@ REPO_PATH = re.compile(r"(?<![\w./-])((?:newscrawl|tests|data|settings|docs|\.ci
 #: a misspelt setting quoted as the warning it gets (docs/RELIABILITY.md)
 QUOTED_MISTAKES = {"NEWSCRAWL_SQLITE_PAHT"}
 #: environment variables of the library that are no crawl setting (each read through os.environ)
-LIBRARY_ENVIRONMENT = {"NEWSCRAWL_CACHE_DIR"}
+LIBRARY_ENVIRONMENT = {"NEWSCRAWL_CACHE_DIR", "NEWSCRAWL_PURE_PYTHON"}
 
 
 def doc_text(path: Path) -> str:

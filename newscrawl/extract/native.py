@@ -16,13 +16,11 @@ import importlib.util
 import os
 from types import ModuleType
 
-#: the environment variable that turns the C pass off
-PURE_PYTHON_VARIABLE = "NEWSCRAWL_PURE_PYTHON"
-
 
 def _load() -> tuple[ModuleType | None, str]:
-    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
-        return None, f"{PURE_PYTHON_VARIABLE} is set"
+    # an environment variable, not a setting: it is read once, when the library is imported
+    if os.environ.get("NEWSCRAWL_PURE_PYTHON") not in (None, "", "0"):
+        return None, "NEWSCRAWL_PURE_PYTHON is set"
     if importlib.util.find_spec("newscrawl.extract._cstats") is None:
         return None, "C extension not built: no C compiler at install"
     try:
