@@ -242,6 +242,27 @@ element_or_next(const xmlNode *node)
     return node;
 }
 
+/* the element after ``node`` in pre-order below ``root``, NULL past the last: its first element child, else
+ * the next element sibling of it or of its nearest ancestor below ``root`` that has one; ``*depth`` (below
+ * ``root``) follows it down and up */
+static const xmlNode *
+preorder_next(const xmlNode *node, const xmlNode *root, Py_ssize_t *depth)
+{
+    const xmlNode *next = element_or_next(node->children);
+    if (next != NULL) {
+        ++*depth;
+        return next;
+    }
+    while (node != root) {
+        next = element_or_next(node->next);
+        if (next != NULL)
+            return next;
+        node = node->parent;
+        --*depth;
+    }
+    return NULL;
+}
+
 /* a list of ``values``; a value up to n is the shared int of ``ints`` (indices, counts of elements and
  * most character counts are: one int object each, not one per list entry) */
 static PyObject *
@@ -337,21 +358,7 @@ walk(PyObject *self, PyObject *args)
             stack_size *= 2;
         }
         stack[d] = i++;
-        const xmlNode *next = element_or_next(node->children);
-        if (next != NULL) {
-            d++;
-            node = next;
-            continue;
-        }
-        /* no element child: the next sibling, or an ancestor's, up to root */
-        while (node != root) {
-            next = element_or_next(node->next);
-            if (next != NULL)
-                break;
-            node = node->parent;
-            d--;
-        }
-        node = node == root ? NULL : next;
+        node = preorder_next(node, root, &d);
     }
     if (i != n) {
         PyErr_SetString(PyExc_ValueError, "walk(): elements are not body.iter(etree.Element)");
@@ -608,20 +615,7 @@ tree_counts(PyObject *self, PyObject *args)
                 long_names = found < 0 ? -1 : long_names + found;
             }
         }
-        const xmlNode *next = element_or_next(node->children);
-        if (next != NULL) {
-            depth++;
-            node = next;
-            continue;
-        }
-        while (node != root) {
-            next = element_or_next(node->next);
-            if (next != NULL)
-                break;
-            node = node->parent;
-            depth--;
-        }
-        node = node == root ? NULL : next;
+        node = preorder_next(node, root, &depth);
     }
     return Py_BuildValue("(nnnn)", elements, attributes, deepest, long_names);
 }

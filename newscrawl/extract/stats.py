@@ -130,23 +130,7 @@ def compute_stats(body: Element, block_tags: frozenset[str] = BLOCK_TAGS) -> Nod
     if cstats is None:
         return python_stats(body, block_tags)
     elements = list(body.iter(etree.Element))
-    tag, index, parent, own, chars, tags, link_chars, link_tags, line, depth, nlines = cstats.walk(
-        body, elements, block_tags
-    )
-    return NodeStats(
-        elements=elements,
-        tag=tag,
-        index=index,
-        parent=parent,
-        chars=chars,
-        own_chars=own,
-        tags=tags,
-        link_chars=link_chars,
-        link_tags=link_tags,
-        line=line,
-        depth=depth,
-        line_sum=nlines,
-    )
+    return _node_stats(elements, *cstats.walk(body, elements, block_tags))
 
 
 def python_stats(body: Element, block_tags: frozenset[str] = BLOCK_TAGS) -> NodeStats:
@@ -193,17 +177,27 @@ def python_stats(body: Element, block_tags: frozenset[str] = BLOCK_TAGS) -> Node
     if n and tag[0] == "a":  # (the body itself: an <a> only when a fragment is its own body)
         link_chars[0] = chars[0]
         link_tags[0] += 1
-    return NodeStats(
-        elements=elements,
-        tag=tag,
-        index=index,
-        parent=parent,
-        chars=chars,
-        own_chars=own,
-        tags=tags,
-        link_chars=link_chars,
-        link_tags=link_tags,
-        line=line,
-        depth=depth,
-        line_sum=nlines,
+    return _node_stats(
+        elements, tag, index, parent, own, chars, tags, link_chars, link_tags, line, depth, nlines
     )
+
+
+def _node_stats(
+    elements: list[Element],
+    tag: list[str],
+    index: dict[Element, int],
+    parent: list[int],
+    own: list[int],
+    chars: list[int],
+    tags: list[int],
+    link_chars: list[int],
+    link_tags: list[int],
+    line: list[int],
+    depth: list[int],
+    nlines: int,
+) -> NodeStats:
+    """The statistics from the lists both passes build, in the order the C pass returns them."""
+    return NodeStats(
+        elements=elements, tag=tag, index=index, parent=parent, chars=chars, own_chars=own, tags=tags,
+        link_chars=link_chars, link_tags=link_tags, line=line, depth=depth, line_sum=nlines,
+    )  # fmt: skip
