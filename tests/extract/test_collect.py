@@ -45,6 +45,17 @@ def test_times_in_document_order_from_time_elements_and_date_published_markup():
     ]
 
 
+def test_times_without_date_published_holders_are_the_dated_time_elements_in_document_order():
+    # no itemprop holder to merge: the times come from the walk over the tags alone
+    pm = meta_of(
+        "<meta itemprop='datePublished' content='2024-04-30'><time datetime='2024-01-01'>head</time>",
+        "<time>没有属性</time><time pubdate>2024年1月3日</time>"
+        "<div><time datetime='2024-01-04'>y</time></div>"
+        "<span itemprop='dateModified' content='2024-01-05'>z</span>",
+    )
+    assert pm.times == [("2024-01-01", "time"), ("2024年1月3日", "time"), ("2024-01-04", "time")]
+
+
 def test_canonical_link_in_any_case_between_white_space_the_first_with_href():
     pm = meta_of(
         "<link rel='canonical nofollow' href='/not-1'><link rel='canonical'>"

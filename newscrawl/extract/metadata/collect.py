@@ -95,13 +95,12 @@ class _Found:
     base: str | None = None  # the href of the first <base href>
 
 
-#: the ``<time>`` elements and ``itemprop=datePublished`` holders ``collect_page_meta`` reads, in document
-#: order (from the ``itemprop`` attributes up: a predicate on every element costs 4x as much); a holder
+#: the ``itemprop=datePublished`` holders ``collect_page_meta`` reads besides the ``<time datetime|pubdate>``
+#: elements (from the ``itemprop`` attributes up: a predicate on every element costs 4x as much); a holder
 #: other than <meta> (read with the metas) may give its value in ``content``, as microdata allows
 #: (``<div itemprop="datePublished" content="...">``)
-_TIMES = etree.XPath(
-    "descendant-or-self::time[@datetime or @pubdate]"
-    " | descendant-or-self::*/@itemprop[. = 'datePublished']"
+_DATE_HOLDERS = etree.XPath(
+    "descendant-or-self::*/@itemprop[. = 'datePublished']"
     "/parent::*[@datetime or @content and not(self::meta)]"
 )
 #: the ``itemtype`` of a microdata item that dates a reader's review or comment, not the page
@@ -109,7 +108,7 @@ _REVIEW_TYPE = lazy_compile(r"review|comment", re.IGNORECASE)
 #: the levels above an ``itemprop`` holder searched for its item (real items hold their dates a few down)
 _ITEM_MAX_UP = 32
 #: the tags of the other elements it reads
-_WALKED_TAGS = ("meta", "script", "title", "link", "base")
+_WALKED_TAGS = ("meta", "script", "title", "link", "base", "time")
 
 
 def _dates_a_review(el: Element) -> bool:
@@ -125,9 +124,10 @@ def _dates_a_review(el: Element) -> bool:
 
 
 def _walk(root: Element) -> _Found:
-    """What used to take six XPath searches of the whole document: one walk over the five tags read here
-    (lxml picks them out in C, so Python sees a few dozen elements, not every one) and one XPath for
-    the times."""
+    """What used to take six XPath searches of the whole document: one walk over the six tags read here
+    (lxml picks them out in C, so Python sees a few dozen elements, not every one) and one XPath for the
+    ``itemprop`` date holders. The times are the ``<time datetime|pubdate>`` elements and those holders in
+    document order: a page with holders (one in seven) is walked once more for them."""
     found = _Found()
     for el in root.iter(*_WALKED_TAGS):
         tag = el.tag
@@ -137,6 +137,9 @@ def _walk(root: Element) -> _Found:
         elif tag == "script":
             if el.get("type") in JSON_LD_TYPES:
                 found.json_ld.append(el)
+        elif tag == "time":
+            if _dated_time(el):
+                found.times.append(el)
         elif tag == "title":
             if found.title is None:
                 found.title = el
@@ -147,8 +150,17 @@ def _walk(root: Element) -> _Found:
                     found.canonical = href
         elif found.base is None:  # <base>
             found.base = el.get("href")
-    found.times = _TIMES(root)
+    holders = _DATE_HOLDERS(root)
+    if holders:  # merged in document order: the walk over the holders' tags and <time>
+        held = set(holders)
+        tags = {str(el.tag) for el in holders} | {"time"}
+        found.times = [el for el in root.iter(*tags) if el in held or (el.tag == "time" and _dated_time(el))]
     return found
+
+
+def _dated_time(el: Element) -> bool:
+    """A ``<time>`` giving its date in ``datetime`` or marked ``pubdate``."""
+    return el.get("datetime") is not None or el.get("pubdate") is not None
 
 
 def collect_page_meta(root: Element) -> PageMeta:
