@@ -4,10 +4,13 @@ Every statistics list ``extract()`` computes (each call of ``compute_stats`` whi
 noise stripping, the bodies a stage computes again) is computed both ways and compared list by list, with
 the ``class`` and ``id`` lists; so is the whole parsed tree of each page (head and all, before any
 stripping), and the C walk's element, attribute and depth counts and long class/id values of that tree
-against the XPaths ``check_tree`` and ``cap_names`` otherwise run. Exit status 1 when any differs, naming
-the page, or 2 when the C pass is not built::
+against the XPaths ``check_tree`` and ``cap_names`` otherwise run; and the C attribute scan's counts
+against the regular expressions' (``limits.python_attribute_counts``), on the bytes lxml is given and on
+the text, at the page limit and at limits low enough to count most tags. ``--fuzz N`` compares the scans on
+the first N inputs of ``python -m newscrawl.bench.fuzz`` too. Exit status 1 when any differs, naming the
+page, or 2 when the C pass is not built::
 
-    python -m newscrawl.bench.native ../shared/datasets/*
+    python -m newscrawl.bench.native ../shared/datasets/* --fuzz 2000
 """
 
 from __future__ import annotations
@@ -56,6 +59,39 @@ def tree_count_differences(root: etree._Element) -> list[str]:
     return [f"tree {name}" for name, a, b in zip(names, counts, expected, strict=True) if a != b]
 
 
+#: the attribute limits the scans are compared at: the default, the light run's own, and low ones under
+#: which most tags of a page are counted
+SCAN_LIMITS = (1_000, 64, 3, 1)
+
+
+def attribute_count_differences(page: str | bytes) -> list[str]:
+    """The limits at which the C attribute scan's counts differ from the regular expressions' on ``page``."""
+    from newscrawl.extract import limits
+
+    assert limits._c_attribute_counts is not None
+    return [
+        f"attribute counts ({type(page).__name__}, max_attributes={most})"
+        for most in SCAN_LIMITS
+        if list(limits.attribute_counts(page, most)) != list(limits.python_attribute_counts(page, most))
+    ]
+
+
+def check_fuzz(inputs: int, seed: int, out: Callable[[str], object] = print) -> tuple[int, int]:
+    """(scans compared, scans differing) over the first ``inputs`` inputs of the fuzzer's ``seed``."""
+    from newscrawl.bench.fuzz import make_input
+
+    compared = differ = 0
+    for index in range(inputs):
+        kind, page, _ = make_input(seed, index)
+        data = page.encode("utf-8", "surrogatepass") if isinstance(page, str) else page
+        for form in (page, data[: len(data) // 2]):  # and cut halfway: a truncated tag, value or comment
+            compared += 1
+            if found := attribute_count_differences(form):
+                differ += 1
+                out(f"fuzz {seed}:{index} ({kind}): {', '.join(found)} differ")
+    return compared, differ
+
+
 def check(folders: Sequence[Path], out: Callable[[str], object] = print) -> tuple[int, int, int]:
     """(pages, statistics compared, statistics differing) over every page of ``folders``."""
 
@@ -88,8 +124,14 @@ def check(folders: Sequence[Path], out: Callable[[str], object] = print) -> tupl
             for truth, page in ds:
                 pages += 1
                 where[0] = f"{ds.name}/{truth.id}"
+                text = page.decode("utf-8", "replace")
+                for form in (markup(text), text):
+                    counts["compared"] += 1
+                    if found := attribute_count_differences(form):
+                        counts["differ"] += 1
+                        out(f"{where[0]}: {', '.join(found)} differ")
                 try:
-                    root = parse_markup(markup(page.decode("utf-8", "replace")))
+                    root = parse_markup(markup(text))
                 except ParseError:
                     root = None
                 if root is not None:
@@ -110,14 +152,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m newscrawl.bench.native", description=__doc__.split("\n\n")[0] if __doc__ else None
     )
     parser.add_argument("datasets", nargs="+", type=Path, metavar="DATASET_DIR")
+    parser.add_argument(
+        "--fuzz", type=int, default=0, metavar="N", help="fuzz inputs to compare the scans on"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the fuzz run's seed (default: 1)")
     args = parser.parse_args(argv)
-    from newscrawl.extract import native
+    from newscrawl.extract import limits, native
 
     print(native.describe())
-    if native.cstats is None:
+    if native.cstats is None or limits._c_attribute_counts is None:
         return 2
     pages, compared, differ = check(args.datasets)
-    print(f"{pages} pages, {compared} statistics and tree counts compared, C against Python: {differ} differ")
+    print(
+        f"{pages} pages, {compared} statistics, tree counts and attribute scans compared, C against Python: "
+        f"{differ} differ"
+    )
+    if args.fuzz:
+        scans, fuzz_differ = check_fuzz(args.fuzz, args.seed)
+        print(
+            f"{args.fuzz} fuzz inputs (seed {args.seed}), {scans} attribute scans compared: "
+            f"{fuzz_differ} differ"
+        )
+        differ += fuzz_differ
     return 1 if differ else 0
 
 

@@ -620,12 +620,365 @@ tree_counts(PyObject *self, PyObject *args)
     return Py_BuildValue("(nnnn)", elements, attributes, deepest, long_names);
 }
 
+/* ---- the attribute scan: limits.python_attribute_counts in C ----------------------------------- */
+
+/* The regular expressions of limits.py (_light_run, _heavy_tag, _attributes) translated construct by
+ * construct: each is possessive throughout, so each construct is one greedy loop that never gives back,
+ * and an alternation tries its branches in the pattern's order. A function per construct takes the
+ * position where it is tried and returns where it ends, or -1 where it does not match. Every loop moves
+ * forward and every read is checked against the end (a truncated tag reads as the pattern's \Z). */
+
+enum { C_WS = 1, C_LETTER = 2 };
+static unsigned char scan_class[256];
+
+static void
+init_scan_class(void)
+{
+    scan_class['\t'] = scan_class['\n'] = scan_class['\f'] = scan_class['\r'] = scan_class[' '] = C_WS;
+    for (int c = 'a'; c <= 'z'; c++)
+        scan_class[c] = scan_class[c - 'a' + 'A'] = C_LETTER;
+}
+
+#define MAX_RAW_NAMES 16
+
+typedef struct {
+    const unsigned char *s;
+    Py_ssize_t n;
+    Py_ssize_t light_most; /* attributes a tag of the light run holds at most */
+    int raw_count;
+    const char *raw[MAX_RAW_NAMES]; /* elements whose text is not markup, lower case */
+    Py_ssize_t raw_len[MAX_RAW_NAMES];
+} Scan;
+
+#define IS_WS(c) (scan_class[(unsigned char)(c)] & C_WS)
+#define IS_LETTER(c) (scan_class[(unsigned char)(c)] & C_LETTER)
+/* [^\t\n\f\r /> ] */
+#define IN_NAME(c) (!IS_WS(c) && (c) != '/' && (c) != '>')
+
+/* ``name`` (lower case letters) at ``i`` in any ASCII case */
+static int
+has_name(const Scan *sc, Py_ssize_t i, const char *name, Py_ssize_t len)
+{
+    if (sc->n - i < len)
+        return 0;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        if ((sc->s[i + k] | 0x20) != (unsigned char)name[k])
+            return 0;
+    }
+    return 1;
+}
+
+/* _ATTRIBUTE: [WS/]*+ NAME (?:[WS]*+=[WS]*+(?:"[^"]*+(?:"|\Z)|'[^']*+(?:'|\Z)|[^WS>]*+))?+ */
+static Py_ssize_t
+scan_attribute(const Scan *sc, Py_ssize_t i)
+{
+    const unsigned char *s = sc->s;
+    Py_ssize_t n = sc->n;
+    while (i < n && (IS_WS(s[i]) || s[i] == '/'))
+        i++;
+    if (i >= n || s[i] == '>')
+        return -1;
+    i++;
+    while (i < n && IN_NAME(s[i]) && s[i] != '=')
+        i++;
+    Py_ssize_t k = i;
+    while (k < n && IS_WS(s[k]))
+        k++;
+    if (k >= n || s[k] != '=')
+        return i;
+    k++;
+    while (k < n && IS_WS(s[k]))
+        k++;
+    if (k < n && (s[k] == '"' || s[k] == '\'')) {
+        const unsigned char *close = memchr(s + k + 1, s[k], (size_t)(n - k - 1));
+        return close == NULL ? n : close - s + 1;
+    }
+    while (k < n && !IS_WS(s[k]) && s[k] != '>')
+        k++;
+    return k;
+}
+
+/* (?:_ATTRIBUTE){0,most}+ from ``i``: where it ends; ``*count``: the attributes */
+static Py_ssize_t
+scan_attributes(const Scan *sc, Py_ssize_t i, Py_ssize_t most, Py_ssize_t *count)
+{
+    Py_ssize_t found = 0;
+    while (found < most) {
+        Py_ssize_t next = scan_attribute(sc, i);
+        if (next < 0)
+            break;
+        i = next;
+        found++;
+    }
+    *count = found;
+    return i;
+}
+
+/* [A-Za-z][^WS/>]*+ */
+static Py_ssize_t
+scan_tag_name(const Scan *sc, Py_ssize_t i)
+{
+    if (i >= sc->n || !IS_LETTER(sc->s[i]))
+        return -1;
+    i++;
+    while (i < sc->n && IN_NAME(sc->s[i]))
+        i++;
+    return i;
+}
+
+/* after '<': the bare end tag /[A-Za-z][^WS/>]*+> */
+static Py_ssize_t
+scan_end_tag(const Scan *sc, Py_ssize_t i)
+{
+    if (i >= sc->n || sc->s[i] != '/')
+        return -1;
+    i = scan_tag_name(sc, i + 1);
+    return i >= 0 && i < sc->n && sc->s[i] == '>' ? i + 1 : -1;
+}
+
+/* after '<': an element of sc->raw whole, NAME(?=[WS/>]) attributes [WS/]*+> (?:[^<]++|<(?!/NAME))*+ */
+static Py_ssize_t
+scan_raw(const Scan *sc, Py_ssize_t i)
+{
+    const unsigned char *s = sc->s;
+    Py_ssize_t n = sc->n, count;
+    for (int r = 0; r < sc->raw_count; r++) {
+        const char *name = sc->raw[r];
+        Py_ssize_t len = sc->raw_len[r];
+        if (!has_name(sc, i, name, len) || i + len >= n || !(IS_WS(s[i + len]) || s[i + len] == '/'
+                                                              || s[i + len] == '>'))
+            continue;
+        Py_ssize_t j = scan_attributes(sc, i + len, sc->light_most, &count);
+        while (j < n && (IS_WS(s[j]) || s[j] == '/'))
+            j++;
+        if (j >= n || s[j] != '>')
+            continue;
+        j++;
+        for (;;) {
+            const unsigned char *lt = memchr(s + j, '<', (size_t)(n - j));
+            if (lt == NULL)
+                return n;
+            j = lt - s;
+            if (j + 1 < n && s[j + 1] == '/' && has_name(sc, j + 2, name, len))
+                return j;
+            j++;
+        }
+    }
+    return -1;
+}
+
+/* after '<': the common tag, /?[A-Za-z][^WS/>]*+(?:[WS]++[^WS/>="'<]++(?:="[^"]*+")?+){0,most}+[WS]*+/?> */
+static Py_ssize_t
+scan_plain(const Scan *sc, Py_ssize_t i)
+{
+    const unsigned char *s = sc->s;
+    Py_ssize_t n = sc->n;
+    if (i < n && s[i] == '/')
+        i++;
+    i = scan_tag_name(sc, i);
+    if (i < 0)
+        return -1;
+    for (Py_ssize_t found = 0; found < sc->light_most; found++) {
+        Py_ssize_t k = i;
+        while (k < n && IS_WS(s[k]))
+            k++;
+        if (k == i || k >= n || !IN_NAME(s[k]) || s[k] == '=' || s[k] == '"' || s[k] == '\''
+            || s[k] == '<')
+            break;
+        while (k < n && IN_NAME(s[k]) && s[k] != '=' && s[k] != '"' && s[k] != '\'' && s[k] != '<')
+            k++;
+        if (k + 1 < n && s[k] == '=' && s[k + 1] == '"') {
+            const unsigned char *close = memchr(s + k + 2, '"', (size_t)(n - k - 2));
+            if (close != NULL)
+                k = close - s + 1;
+        }
+        i = k;
+    }
+    while (i < n && IS_WS(s[i]))
+        i++;
+    if (i < n && s[i] == '/')
+        i++;
+    return i < n && s[i] == '>' ? i + 1 : -1;
+}
+
+/* after '<': a tag of at most light_most attributes, up to its end,
+ * /?[A-Za-z][^WS/>]*+(?:_ATTRIBUTE){0,most}+(?=[WS/]*+(?:>|\Z)) */
+static Py_ssize_t
+scan_light(const Scan *sc, Py_ssize_t i)
+{
+    Py_ssize_t count;
+    if (i < sc->n && sc->s[i] == '/')
+        i++;
+    i = scan_tag_name(sc, i);
+    if (i < 0)
+        return -1;
+    i = scan_attributes(sc, i, sc->light_most, &count);
+    Py_ssize_t k = i;
+    while (k < sc->n && (IS_WS(sc->s[k]) || sc->s[k] == '/'))
+        k++;
+    return k >= sc->n || sc->s[k] == '>' ? i : -1;
+}
+
+/* [^>]*+>? from ``i`` */
+static Py_ssize_t
+scan_to_gt(const Scan *sc, Py_ssize_t i)
+{
+    const unsigned char *gt = memchr(sc->s + i, '>', (size_t)(sc->n - i));
+    return gt == NULL ? sc->n : gt - sc->s + 1;
+}
+
+/* whether -!?> stands at ``i`` */
+static int
+comment_close_rest(const Scan *sc, Py_ssize_t i)
+{
+    const unsigned char *s = sc->s;
+    Py_ssize_t n = sc->n;
+    if (i >= n || s[i] != '-')
+        return 0;
+    if (i + 1 < n && s[i + 1] == '>')
+        return 2;
+    return i + 2 < n && s[i + 1] == '!' && s[i + 2] == '>' ? 3 : 0;
+}
+
+/* after '<': _NOT_A_TAG, a comment, a bogus comment or a '<' that opens nothing */
+static Py_ssize_t
+scan_not_a_tag(const Scan *sc, Py_ssize_t i)
+{
+    const unsigned char *s = sc->s;
+    Py_ssize_t n = sc->n;
+    if (i + 2 < n && s[i] == '!' && s[i + 1] == '-' && s[i + 2] == '-') {
+        /* !--(?:->|>|(?:[^-]++|-(?!-!?>))*+(?:--!?>|\Z)) */
+        Py_ssize_t j = i + 3;
+        if (j + 1 < n && s[j] == '-' && s[j + 1] == '>')
+            return j + 2;
+        if (j < n && s[j] == '>')
+            return j + 1;
+        for (;;) {
+            const unsigned char *dash = memchr(s + j, '-', (size_t)(n - j));
+            if (dash == NULL)
+                return n;
+            j = dash - s;
+            int rest = comment_close_rest(sc, j + 1);
+            if (rest)
+                return j + 1 + rest;
+            j++;
+        }
+    }
+    if (i < n && (s[i] == '!' || s[i] == '?'))
+        return scan_to_gt(sc, i + 1);
+    if (i < n && s[i] == '/' && !(i + 1 < n && IS_LETTER(s[i + 1])))
+        return scan_to_gt(sc, i + 1);
+    if (i < n && (IS_LETTER(s[i]) || s[i] == '!' || s[i] == '?' || s[i] == '/'))
+        return -1;
+    const unsigned char *lt = memchr(s + i, '<', (size_t)(n - i));
+    return lt == NULL ? n : lt - s;
+}
+
+/* _light_run from ``pos``: where it stops (the '<' of a tag of more than light_most attributes, or n) */
+static Py_ssize_t
+scan_light_run(const Scan *sc, Py_ssize_t pos)
+{
+    const unsigned char *s = sc->s;
+    Py_ssize_t n = sc->n;
+    while (pos < n) {
+        const unsigned char *lt = memchr(s + pos, '<', (size_t)(n - pos));
+        if (lt == NULL)
+            return n;
+        Py_ssize_t i = lt - s + 1, end = scan_end_tag(sc, i);
+        if (end < 0)
+            end = scan_raw(sc, i);
+        if (end < 0)
+            end = scan_plain(sc, i);
+        if (end < 0)
+            end = scan_light(sc, i);
+        if (end < 0)
+            end = scan_not_a_tag(sc, i);
+        if (end < 0)
+            return i - 1;
+        pos = end;
+    }
+    return n;
+}
+
+PyDoc_STRVAR(attribute_counts_doc,
+"attribute_counts(data, light_most, heavy_most, raw_names) -> list of int\n\n"
+"limits.python_attribute_counts over the bytes ``data``: the attribute count (at most ``heavy_most``)\n"
+"of every tag with more than ``light_most`` attributes, in page order; ``raw_names``: the elements whose\n"
+"text is not markup (lower-case ASCII names, as bytes).");
+
+static PyObject *
+attribute_counts(PyObject *self, PyObject *args)
+{
+    Py_buffer data;
+    Py_ssize_t light_most, heavy_most;
+    PyObject *names;
+    if (!PyArg_ParseTuple(args, "y*nnO!:attribute_counts", &data, &light_most, &heavy_most, &PyTuple_Type,
+                          &names))
+        return NULL;
+    Scan sc = {.s = data.buf, .n = data.len, .light_most = light_most};
+    PyObject *result = NULL;
+    if (PyTuple_GET_SIZE(names) > MAX_RAW_NAMES) {
+        PyErr_SetString(PyExc_ValueError, "attribute_counts(): too many raw_names");
+        goto done;
+    }
+    for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(names); r++) {
+        PyObject *name = PyTuple_GET_ITEM(names, r);
+        if (!PyBytes_Check(name) || PyBytes_GET_SIZE(name) == 0) {
+            PyErr_Format(PyExc_ValueError, "attribute_counts(): raw_names holds %R, not a name", name);
+            goto done;
+        }
+        const char *chars = PyBytes_AS_STRING(name);
+        for (Py_ssize_t k = 0; k < PyBytes_GET_SIZE(name); k++) {
+            if (chars[k] < 'a' || chars[k] > 'z') {
+                PyErr_Format(PyExc_ValueError, "attribute_counts(): raw name %R is not lower-case ASCII",
+                             name);
+                goto done;
+            }
+        }
+        sc.raw[r] = chars;
+        sc.raw_len[r] = PyBytes_GET_SIZE(name);
+    }
+    sc.raw_count = (int)PyTuple_GET_SIZE(names);
+    result = PyList_New(0);
+    if (result == NULL)
+        goto done;
+    Py_ssize_t pos = 0;
+    for (;;) {
+        pos = scan_light_run(&sc, pos);
+        if (pos >= sc.n)
+            break;
+        /* _heavy_tag: </?[A-Za-z][^WS/>]*+(?:_ATTRIBUTE){0,heavy_most}+ (the light run stopped at one) */
+        Py_ssize_t i = pos + 1, count;
+        if (i < sc.n && sc.s[i] == '/')
+            i++;
+        i = scan_tag_name(&sc, i);
+        if (i < 0) { /* (cannot happen: the light run takes every other '<') */
+            PyErr_SetString(PyExc_SystemError, "attribute_counts(): the scan stopped at no tag");
+            Py_CLEAR(result);
+            goto done;
+        }
+        i = scan_attributes(&sc, i, heavy_most, &count);
+        PyObject *item = PyLong_FromSsize_t(count);
+        if (item == NULL || PyList_Append(result, item) < 0) {
+            Py_XDECREF(item);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(item);
+        pos = i > pos + 1 ? i : pos + 1;
+    }
+done:
+    PyBuffer_Release(&data);
+    return result;
+}
+
 /* ---- the module ---------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
     {"walk", walk, METH_VARARGS, walk_doc},
     {"attribute_values", attribute_values, METH_VARARGS, attribute_values_doc},
     {"tree_counts", tree_counts, METH_VARARGS, tree_counts_doc},
+    {"attribute_counts", attribute_counts, METH_VARARGS, attribute_counts_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -638,6 +991,7 @@ PyMODINIT_FUNC
 PyInit__cstats(void)
 {
     init_byte_count();
+    init_scan_class();
     PyObject *etree = PyImport_ImportModule("lxml.etree");
     if (etree == NULL)
         return NULL;

@@ -254,7 +254,31 @@ def attribute_counts(text: str | bytes, most: int = MAX_ATTRIBUTES) -> Iterator[
     tokenizes: a quoted value may hold '<' and '>'; a tag ends at an unquoted '>'. ``text`` may be the
     UTF-8 bytes lxml is given (:func:`newscrawl.extract.document.markup`): the same counts.
 
+    The C extension's scan (``_cstats.attribute_counts``) when it is built, else
+    :func:`python_attribute_counts`, the reference: the two give the same counts on every input (a
+    hypothesis test, and ``python -m newscrawl.bench.native`` over the evaluation sets).
+
     >>> list(attribute_counts("<p a b>x</p><div " + " ".join(f"a{i}" for i in range(70)) + ">"))
+    [70]
+    """
+    if _c_attribute_counts is None:
+        return python_attribute_counts(text, most)
+    # every pattern is ASCII, so the UTF-8 form of a text gives its counts (surrogates: bytes >= 0x80 too)
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    return iter(_c_attribute_counts(data, min(PAIRS_FROM, most), most + 1, _SKIPPED_NAMES))
+
+
+#: the C scan, when the extension is built (an extension built before it lacks it: the regular expressions)
+_c_attribute_counts: Callable[[bytes, int, int, tuple[bytes, ...]], list[int]] | None = getattr(
+    cstats, "attribute_counts", None
+)
+_SKIPPED_NAMES = tuple(name.encode("ascii") for name in _SKIPPED_TEXT)
+
+
+def python_attribute_counts(text: str | bytes, most: int = MAX_ATTRIBUTES) -> Iterator[int]:
+    """:func:`attribute_counts` by regular expressions: the reference of the C scan, and its fallback.
+
+    >>> list(python_attribute_counts("<div " + " ".join(f"a{i}" for i in range(70)) + ">"))
     [70]
     """
     binary = isinstance(text, bytes)

@@ -16,9 +16,41 @@ needs_c = pytest.mark.skipif(
 def test_every_statistics_extract_computes_is_compared(tiny_dataset: Path):
     lines: list[str] = []
     pages, compared, differ = check_native.check([tiny_dataset], lines.append)
-    # per page: the whole parsed tree's statistics and counts, and the body extract() computes statistics on
+    # per page: the whole parsed tree's statistics and counts, the body extract() computes statistics on,
+    # and the attribute scans of the bytes and the text
     assert (pages, differ, lines) == (2, 0, [])
-    assert compared >= 3 * pages
+    assert compared >= 5 * pages
+
+
+@needs_c
+def test_an_attribute_scan_that_differs_is_named(tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch):
+    from newscrawl.extract import limits
+
+    real = limits.python_attribute_counts
+
+    def one_more(text, most=limits.MAX_ATTRIBUTES):  # type: ignore[no-untyped-def]
+        yield from real(text, most)
+        yield most + 1
+
+    monkeypatch.setattr(limits, "python_attribute_counts", one_more)
+    lines: list[str] = []
+    pages, _, differ = check_native.check([tiny_dataset], lines.append)
+    assert differ == len(lines) == 2 * pages  # the bytes and the text of each page
+    assert lines[0].endswith(
+        "attribute counts (bytes, max_attributes=1000), attribute counts (bytes, max_attributes=64), "
+        "attribute counts (bytes, max_attributes=3), attribute counts (bytes, max_attributes=1) differ"
+    )
+    assert "(str, max_attributes=1000)" in lines[1]
+    lines.clear()
+    assert check_native.check_fuzz(3, 5, lines.append) == (6, 6)
+    assert lines[0].startswith("fuzz 5:0 (")
+
+
+@needs_c
+def test_the_fuzz_inputs_scan_the_same() -> None:
+    lines: list[str] = []
+    assert check_native.check_fuzz(40, 2, lines.append) == (80, 0)
+    assert lines == []
 
 
 @needs_c
