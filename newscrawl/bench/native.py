@@ -6,9 +6,10 @@ the ``class`` and ``id`` lists; so is the whole parsed tree of each page (head a
 stripping), and the C walk's element, attribute and depth counts and long class/id values of that tree
 against the XPaths ``check_tree`` and ``cap_names`` otherwise run; and the C attribute scan's counts
 against the regular expressions' (``limits.python_attribute_counts``), on the bytes lxml is given and on
-the text, at the page limit and at limits low enough to count most tags. ``--fuzz N`` compares the scans on
-the first N inputs of ``python -m newscrawl.bench.fuzz`` too. Exit status 1 when any differs, naming the
-page, or 2 when the C pass is not built::
+the text, at the page limit and at limits low enough to count most tags; and the C forms of ``markup``'s
+byte searches (``</body>`` removal, control references) against their regular expressions. ``--fuzz N``
+compares the scans and searches on the first N inputs of ``python -m newscrawl.bench.fuzz`` too. Exit
+status 1 when any differs, naming the page, or 2 when the C pass is not built::
 
     python -m newscrawl.bench.native ../shared/datasets/* --fuzz 2000
 """
@@ -76,6 +77,19 @@ def attribute_count_differences(page: str | bytes) -> list[str]:
     ]
 
 
+def markup_search_differences(data: bytes) -> list[str]:
+    """The byte searches of :func:`newscrawl.extract.document.markup` whose C and regular-expression
+    answers differ on ``data``."""
+    from newscrawl.extract import document
+
+    found = []
+    if document.strip_body_ends(data) != document._strip_body_ends(data):
+        found.append("body ends")
+    if document.has_control_reference(data) is not document._has_control_reference(data):
+        found.append("control references")
+    return found
+
+
 def check_fuzz(inputs: int, seed: int, out: Callable[[str], object] = print) -> tuple[int, int]:
     """(scans compared, scans differing) over the first ``inputs`` inputs of the fuzzer's ``seed``."""
     from newscrawl.bench.fuzz import make_input
@@ -86,7 +100,10 @@ def check_fuzz(inputs: int, seed: int, out: Callable[[str], object] = print) -> 
         data = page.encode("utf-8", "surrogatepass") if isinstance(page, str) else page
         for form in (page, data[: len(data) // 2]):  # and cut halfway: a truncated tag, value or comment
             compared += 1
-            if found := attribute_count_differences(form):
+            found = attribute_count_differences(form)
+            if isinstance(form, bytes):
+                found += markup_search_differences(form)
+            if found:
                 differ += 1
                 out(f"fuzz {seed}:{index} ({kind}): {', '.join(found)} differ")
     return compared, differ
@@ -127,7 +144,10 @@ def check(folders: Sequence[Path], out: Callable[[str], object] = print) -> tupl
                 text = page.decode("utf-8", "replace")
                 for form in (markup(text), text):
                     counts["compared"] += 1
-                    if found := attribute_count_differences(form):
+                    found = attribute_count_differences(form)
+                    if isinstance(form, bytes):  # (and the page's bytes, before markup removed anything)
+                        found += markup_search_differences(form) + markup_search_differences(page)
+                    if found:
                         counts["differ"] += 1
                         out(f"{where[0]}: {', '.join(found)} differ")
                 try:

@@ -972,6 +972,143 @@ done:
     return result;
 }
 
+/* ---- the markup's cleaning: document.markup's byte searches in C ---------------------------------- */
+
+/* bytes that are \s to a bytes pattern: [ \t\n\r\f\v] */
+static int
+is_space_byte(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* the length of the end tag document._BODY_END takes at ``s`` ('<'), </(?:body|html)\s*> in any ASCII
+ * case, or 0 */
+static Py_ssize_t
+body_end_at(const unsigned char *s, Py_ssize_t left)
+{
+    if (left < 7 || s[1] != '/')
+        return 0;
+    unsigned char a = s[2] | 0x20, b = s[3] | 0x20, c = s[4] | 0x20, d = s[5] | 0x20;
+    if (!((a == 'b' && b == 'o' && c == 'd' && d == 'y') || (a == 'h' && b == 't' && c == 'm' && d == 'l')))
+        return 0;
+    Py_ssize_t k = 6;
+    while (k < left && is_space_byte(s[k]))
+        k++;
+    return k < left && s[k] == '>' ? k + 1 : 0;
+}
+
+PyDoc_STRVAR(strip_body_ends_doc,
+"strip_body_ends(data) -> bytes\n\n"
+"``data`` without its </body> and </html> end tags (document._BODY_END.sub(b'', data)); ``data`` itself\n"
+"when it has none.");
+
+static PyObject *
+strip_body_ends(PyObject *self, PyObject *arg)
+{
+    if (!PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "strip_body_ends() needs bytes, got %R", arg);
+        return NULL;
+    }
+    const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(arg);
+    /* pos: where the search goes on; copied: the bytes of ``s`` before it are in ``out`` (kept of them) */
+    Py_ssize_t n = PyBytes_GET_SIZE(arg), pos = 0, copied = 0, kept = 0;
+    PyObject *result = NULL;
+    unsigned char *out = NULL;
+    for (;;) {
+        const unsigned char *lt = memchr(s + pos, '<', (size_t)(n - pos));
+        if (lt == NULL)
+            break;
+        Py_ssize_t at = lt - s, len = body_end_at(lt, n - at);
+        if (len == 0) {
+            pos = at + 1;
+            continue;
+        }
+        if (result == NULL) { /* the first one: the result can be no longer than the page */
+            result = PyBytes_FromStringAndSize(NULL, n);
+            if (result == NULL)
+                return NULL;
+            out = (unsigned char *)PyBytes_AS_STRING(result);
+        }
+        memcpy(out + kept, s + copied, (size_t)(at - copied));
+        kept += at - copied;
+        pos = copied = at + len;
+    }
+    if (result == NULL) {
+        Py_INCREF(arg);
+        return arg;
+    }
+    memcpy(out + kept, s + copied, (size_t)(n - copied));
+    kept += n - copied;
+    if (_PyBytes_Resize(&result, kept) < 0)
+        return NULL;
+    return result;
+}
+
+/* the value of the digits s[0:len] in ``base`` (10 or 16), or -1 above 65,535 */
+static long
+reference_value(const unsigned char *s, Py_ssize_t len, int base)
+{
+    long value = 0;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        unsigned char c = s[k];
+        int digit = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+        value = value * base + digit;
+        if (value > 65535)
+            return -1;
+    }
+    return value;
+}
+
+/* whether ``value`` is a character document._CONTROL_NUMBER removes: C0 controls but tab, LF and CR,
+ * DEL, and the noncharacters U+FFFE and U+FFFF */
+static int
+is_control_value(long value)
+{
+    return (value >= 0 && value <= 31 && value != 9 && value != 10 && value != 13) || value == 127
+           || value == 65534 || value == 65535;
+}
+
+PyDoc_STRVAR(has_control_reference_doc,
+"has_control_reference(data) -> bool\n\n"
+"Whether the bytes ``data`` hold a character reference document._CONTROL_NUMBER matches (&#27;,\n"
+"&#x1B;, &#65535;: a whole run of digits naming a control character or a noncharacter).");
+
+static PyObject *
+has_control_reference(PyObject *self, PyObject *arg)
+{
+    Py_buffer data;
+    if (PyObject_GetBuffer(arg, &data, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = data.buf;
+    Py_ssize_t n = data.len, pos = 0;
+    int found = 0;
+    while (!found) {
+        const unsigned char *amp = memchr(s + pos, '&', (size_t)(n - pos));
+        if (amp == NULL)
+            break;
+        Py_ssize_t i = amp - s + 1;
+        pos = i;
+        if (i >= n || s[i] != '#')
+            continue;
+        i++;
+        int base = 10;
+        if (i < n && (s[i] | 0x20) == 'x') {
+            base = 16;
+            i++;
+        }
+        Py_ssize_t start = i;
+        while (i < n && (base == 10 ? (s[i] >= '0' && s[i] <= '9')
+                                    : ((s[i] >= '0' && s[i] <= '9') || ((s[i] | 0x20) >= 'a'
+                                                                        && (s[i] | 0x20) <= 'f'))))
+            i++;
+        if (i == start)
+            continue;
+        found = is_control_value(reference_value(s + start, i - start, base));
+    }
+    PyBuffer_Release(&data);
+    return PyBool_FromLong(found);
+}
+
 /* ---- the module ---------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -979,6 +1116,8 @@ static PyMethodDef methods[] = {
     {"attribute_values", attribute_values, METH_VARARGS, attribute_values_doc},
     {"tree_counts", tree_counts, METH_VARARGS, tree_counts_doc},
     {"attribute_counts", attribute_counts, METH_VARARGS, attribute_counts_doc},
+    {"strip_body_ends", strip_body_ends, METH_O, strip_body_ends_doc},
+    {"has_control_reference", has_control_reference, METH_O, has_control_reference_doc},
     {NULL, NULL, 0, NULL},
 };
 
