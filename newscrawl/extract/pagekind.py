@@ -27,6 +27,8 @@ Measured (all pages of each set are articles): false lists 0/69 chinese-wce, 0/1
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import compress
 from typing import Any, Literal
 
 from newscrawl.extract.document import collapse, subtree_text, text_len
@@ -102,14 +104,15 @@ def classify_page_kind(page: Page) -> tuple[PageKindName, dict[str, Any]]:
 
 
 def _largest_repeated_group(page: Page) -> int:
-    """The largest number of same-tag, same-class siblings that contain links (one pass, no child lists)."""
+    """The largest number of same-tag, same-class siblings that contain links (one pass, no child lists;
+    the (parent, tag, class) keys of the elements holding links counted in C: a fifth fewer instructions
+    than a loop, scrapinghub)."""
     stats = page.stats
-    counts: dict[tuple[int, str, str], int] = {}
-    parent, tag, link_tags, classes = stats.parent, stats.tag, stats.link_tags, stats.classes
-    for c in range(1, len(stats)):
-        if link_tags[c]:
-            key = (parent[c], tag[c], classes[c] or "")
-            counts[key] = counts.get(key, 0) + 1
+    classes = stats.classes
+    if "" in classes:  # an empty class attribute is the same class as none
+        classes = [c or None for c in classes]
+    keys = zip(stats.parent[1:], stats.tag[1:], classes[1:], strict=True)
+    counts = Counter(compress(keys, stats.link_tags[1:]))
     return max(counts.values(), default=0)
 
 
@@ -119,10 +122,13 @@ def _headline_in_title(page: Page) -> bool:
     if not title:
         return False
     segments = [s for s in TITLE_SEPARATORS.split(title) if text_len(s) >= HEADLINE_MIN_CHARS]
+    # an element's text, collapsed, is at least as long as its non-white-space characters: an element
+    # with more than the title has and than twice any segment has matches neither way, unread
+    most = min(HEADLINE_MAX_CHARS, max([len(title), *(2 * len(s) for s in segments)]))
     stats = page.stats
     for i in range(1, len(stats)):
         c = stats.chars[i]
-        if c < HEADLINE_MIN_CHARS or c > HEADLINE_MAX_CHARS or stats.link_chars[i] or stats.tag[i] == "a":
+        if c < HEADLINE_MIN_CHARS or c > most or stats.link_chars[i] or stats.tag[i] == "a":
             continue
         text = collapse(subtree_text(stats.elements[i]))
         if text in title or any(seg in text and len(text) <= 2 * len(seg) for seg in segments):

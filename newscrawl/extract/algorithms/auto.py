@@ -178,26 +178,27 @@ def content_scores(
     """S_i = own_i + decay * sum(S_child), own text inside links and comment blocks counted negative."""
     n = len(stats)
     parent = stats.parent
-    own = stats.own_chars
     limit = comment_max_share * (stats.chars[0] if n else 0)
     aside_limit = min(limit, ASIDE_MAX_SHARE * (stats.chars[0] if n else 0))
     negative = [False] * n
-    scores = [0.0] * n
-    tags = stats.tag
-    chars = stats.chars
-    classes, ids = stats.classes, stats.ids
-    for i in range(n):
-        p = parent[i]
-        neg = (p >= 0 and negative[p]) or tags[i] == "a"
-        if not neg and chars[i] < limit:
-            cls, ident = classes[i], ids[i]
-            neg = (
-                tags[i] == "footer"
-                or (tags[i] == "aside" and chars[i] < aside_limit and not _inside(stats, i, ARTICLE_TAGS))
-                or bool((cls or ident) and counts_against(cls, ident))
+    # (the lists zipped, not indexed: a tenth fewer instructions, scrapinghub and chinese-wce)
+    columns = zip(range(n), parent, stats.tag, stats.chars, stats.classes, stats.ids, strict=True)
+    for i, p, tag, c, cls, ident in columns:
+        if (
+            (p >= 0 and negative[p])
+            or tag == "a"
+            or (
+                c < limit
+                and (
+                    tag == "footer"
+                    or (tag == "aside" and c < aside_limit and not _inside(stats, i, ARTICLE_TAGS))
+                    or bool((cls or ident) and counts_against(cls, ident))
+                )
             )
-        negative[i] = neg
-        scores[i] = -link_penalty * own[i] if neg else float(own[i])
+        ):
+            negative[i] = True
+    penalty = -link_penalty
+    scores = [penalty * o if neg else float(o) for o, neg in zip(stats.own_chars, negative, strict=True)]
     for i in range(n - 1, 0, -1):
         scores[parent[i]] += decay * scores[i]
     return scores
