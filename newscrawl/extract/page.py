@@ -36,6 +36,8 @@ class Page:
     meta: PageMeta = field(default_factory=PageMeta)
     _stats: NodeStats | None = None
     _classes: dict[int, PageClassification] = field(default_factory=dict)
+    #: the CMS record in the source's comments (``metadata.title.page_enp``), None until first read
+    enp: dict[str, str] | None = None
 
     @property
     def body(self) -> Element:

@@ -62,6 +62,20 @@ def test_enpproperty_comment_of_chinese_portals_is_a_declared_title():
     assert title(page(head)) == ("城区新建两座口袋公园", "meta:enp:title")
 
 
+def test_the_cms_record_is_searched_for_once_per_page_though_title_and_author_both_read_it(monkeypatch):
+    # each search scans the whole source: the title's chain and the author's share one
+    from newscrawl.extract.metadata import title as title_module
+
+    searched: list[str] = []
+    real = title_module.enp_properties
+    monkeypatch.setattr(title_module, "enp_properties", lambda html: searched.append(html) or real(html))
+    record = "<title>城区新建两座口袋公园</title><author>记者 王小明</author>"
+    head = f"<title>某某参考网</title><!--enpproperty {record}-->"
+    r = extract(page(head))
+    assert (r.title, r.sources["title"], r.author) == ("城区新建两座口袋公园", "meta:enp:title", "王小明")
+    assert len(searched) == 1
+
+
 def test_a_declared_title_a_heading_shows_whole_keeps_its_dash():
     # no heading near the text; the declared title's dash is the headline's own, as the <h2> shows it
     far = "<div><a href='/x'>link</a></div>" * 60

@@ -63,8 +63,8 @@ from newscrawl.extract.metadata.dates import find_dates
 from newscrawl.extract.metadata.title import (
     OWN_NAME_SUFFIX_CHARS,
     SiteContext,
-    enp_properties,
     name_key,
+    page_enp,
     site_names,
     text_anchor,
 )
@@ -1797,7 +1797,7 @@ def _author_chain(
         if credit.value and not _same_people(names, split_names(credit.value)):
             return credit  # the text says who wrote it; the meta tag names the account that posted it
         return Found(join_names(names), f"meta:{key}")
-    enp = enp_properties(page.html).get("author")
+    enp = page_enp(page).get("author")
     if enp:
         enp_value = byline_value(enp)
         if enp_value and not is_outlet(enp_value):
