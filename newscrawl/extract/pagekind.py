@@ -67,15 +67,19 @@ def classify_page_kind(page: Page) -> tuple[PageKindName, dict[str, Any]]:
     # prose regions, and links with headline-length text (one pass)
     region = [0] * n
     headline_links = 0
+    fewest = min(HEADLINE_MIN_CHARS, PARAGRAPH_MIN_CHARS)  # an element with fewer counts for neither
     for i in range(n):
+        c = chars[i]
+        if c < fewest:
+            continue
         if tags[i] == "a":
-            if chars[i] >= HEADLINE_MIN_CHARS and elements[i].get("href"):
+            if c >= HEADLINE_MIN_CHARS and elements[i].get("href"):
                 headline_links += 1
             continue
         if own[i] >= PARAGRAPH_MIN_CHARS:
             region[i] += own[i]
-        nonlink = chars[i] - link_chars[i]
-        if i and nonlink >= PARAGRAPH_MIN_CHARS and link_chars[i] <= PARAGRAPH_MAX_LINK_SHARE * chars[i]:
+        nonlink = c - link_chars[i]
+        if i and nonlink >= PARAGRAPH_MIN_CHARS and link_chars[i] <= PARAGRAPH_MAX_LINK_SHARE * c:
             region[parent[i]] += nonlink
     prose = max(region)
     repeated = _largest_repeated_group(page)
