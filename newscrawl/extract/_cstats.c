@@ -1109,6 +1109,39 @@ has_control_reference(PyObject *self, PyObject *arg)
     return PyBool_FromLong(found);
 }
 
+PyDoc_STRVAR(count_byte_doc,
+"count_byte(data, byte) -> int\n\n"
+"How many times the byte ``byte`` (0-255) stands in the bytes ``data``: data.count(bytes([byte])), in a\n"
+"loop the compiler vectorizes (bytes.count reads one byte at a time for a one-byte needle).");
+
+static PyObject *
+count_byte(PyObject *self, PyObject *args)
+{
+    Py_buffer data;
+    int byte;
+    if (!PyArg_ParseTuple(args, "y*i:count_byte", &data, &byte))
+        return NULL;
+    if (byte < 0 || byte > 255) {
+        PyBuffer_Release(&data);
+        PyErr_Format(PyExc_ValueError, "count_byte(): byte must be in 0..255, got %d", byte);
+        return NULL;
+    }
+    const unsigned char *s = data.buf, c = (unsigned char)byte;
+    Py_ssize_t n = data.len, count = 0;
+    /* in blocks of 255 bytes, whose count fits a byte: the compiler adds 16 bytes' matches at once */
+    Py_ssize_t i = 0;
+    for (; n - i >= 255; i += 255) {
+        unsigned char block = 0;
+        for (int k = 0; k < 255; k++)
+            block += s[i + k] == c;
+        count += block;
+    }
+    for (; i < n; i++)
+        count += s[i] == c;
+    PyBuffer_Release(&data);
+    return PyLong_FromSsize_t(count);
+}
+
 /* ---- the module ---------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -1118,6 +1151,7 @@ static PyMethodDef methods[] = {
     {"attribute_counts", attribute_counts, METH_VARARGS, attribute_counts_doc},
     {"strip_body_ends", strip_body_ends, METH_O, strip_body_ends_doc},
     {"has_control_reference", has_control_reference, METH_O, has_control_reference_doc},
+    {"count_byte", count_byte, METH_VARARGS, count_byte_doc},
     {NULL, NULL, 0, NULL},
 };
 

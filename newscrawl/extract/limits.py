@@ -352,6 +352,10 @@ def _tag_open(binary: bool) -> re.Pattern[Any]:
 START_TAGS_FACTOR = 4
 
 
+#: the C extension's count of one byte in bytes, when it is built
+_c_count_byte: Callable[[bytes, int], int] | None = getattr(cstats, "count_byte", None)
+
+
 def check_start_tags(text: str | bytes, limits: Limits) -> None:
     """Raise :class:`LimitExceeded` (naming ``max_nodes``) when ``text`` (or the UTF-8 bytes lxml is given)
     has more than :data:`START_TAGS_FACTOR` times ``limits.max_nodes`` tags (start and end tags,
@@ -370,7 +374,13 @@ def check_start_tags(text: str | bytes, limits: Limits) -> None:
     if len(text) <= most:  # (each tag takes a '<': no count of them needed)
         return
     binary = isinstance(text, bytes)
-    if (text.count(b"<") if isinstance(text, bytes) else text.count("<")) <= most:
+    if isinstance(text, str):
+        opened = text.count("<")
+    elif _c_count_byte is not None:  # (bytes.count reads a byte at a time: 2 GB/s against 13)
+        opened = _c_count_byte(text, ord("<"))
+    else:
+        opened = text.count(b"<")
+    if opened <= most:
         return
     # every tag opens with "<" and a letter, '/', '!' or '?', so no more of those than the limit settles
     # it, at a third of the full pattern's cost on text full of "<" (8 MB of "< <": 0.06 s against 0.18 s)

@@ -1,12 +1,13 @@
-"""The C forms of :func:`newscrawl.extract.document.markup`'s byte searches (``</body>``/``</html>`` removal,
-the control-reference search) give the regular expressions' answers (the reference and the fallback)."""
+"""The C forms of the byte searches before parsing give the answers of their Python forms (the reference
+and the fallback): :func:`newscrawl.extract.document.markup`'s (``</body>``/``</html>`` removal, the
+control-reference search: regular expressions) and ``check_start_tags``' count of '<' (``bytes.count``)."""
 
 from __future__ import annotations
 
 import pytest
 from cstats_support import needs_c
 
-from newscrawl.extract import document, native
+from newscrawl.extract import document, limits, native
 
 hypothesis = pytest.importorskip("hypothesis")  # (the test extra has it)
 st = hypothesis.strategies
@@ -54,6 +55,18 @@ def test_the_cases_hold_both_answers() -> None:
 
 
 @needs_c
+@pytest.mark.parametrize("size", [0, 1, 254, 255, 256, 509, 510, 511, 4_096, 100_003])
+def test_the_c_count_of_a_byte_is_bytes_count(size: int) -> None:
+    # blocks of 255 bytes count in one byte each: every size around them, all matches or a few
+    assert limits._c_count_byte is not None
+    for data in (b"<" * size, (b"<p>\xff" * size)[:size], bytes(size)):
+        assert limits._c_count_byte(data, ord("<")) == data.count(b"<")
+        assert limits._c_count_byte(data, 0) == data.count(b"\0")
+    with pytest.raises(ValueError, match="0..255"):
+        limits._c_count_byte(b"<", 256)
+
+
+@needs_c
 def test_a_page_without_body_ends_is_given_back_itself() -> None:
     page = b"<p>" + b"x" * 100 + b"</p>"
     assert document.strip_body_ends(page) is page
@@ -71,5 +84,7 @@ pages = st.lists(st.sampled_from(PIECES), max_size=50).map(b"".join)
 @hypothesis.settings(max_examples=1_000, deadline=None)
 @hypothesis.given(pages)
 def test_random_bytes_give_the_same_answers(data: bytes) -> None:
+    assert limits._c_count_byte is not None
+    assert limits._c_count_byte(data * 20, ord("<")) == (data * 20).count(b"<")
     assert document.strip_body_ends(data) == document._strip_body_ends(data)
     assert document.has_control_reference(data) is document._has_control_reference(data)
