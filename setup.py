@@ -49,7 +49,13 @@ def _extensions() -> list[Extension]:
             ["newscrawl/extract/_cstats.c"],
             include_dirs=lxml.get_include(),
             optional=True,
-        )
+        ),
+        Extension(
+            "newscrawl.extract._cscores",
+            ["newscrawl/extract/_cscores.c"],
+            include_dirs=lxml.get_include(),
+            optional=True,
+        ),
     ]
 
 

@@ -33,7 +33,9 @@ from typing import Any, Literal
 
 from newscrawl.extract.document import collapse, subtree_text, text_len
 from newscrawl.extract.lazyre import lazy_compile
+from newscrawl.extract.native import cscores
 from newscrawl.extract.page import Page
+from newscrawl.extract.stats import NodeStats
 
 PageKindName = Literal["article", "list", "empty", "error"]
 
@@ -62,26 +64,14 @@ def classify_page_kind(page: Page) -> tuple[PageKindName, dict[str, Any]]:
     n = len(stats)
     if n == 0 or stats.chars[0] == 0:
         return "empty", {"reason": "no text"}
-    tags, own = stats.tag, stats.own_chars
-    chars, link_chars, parent, elements = stats.chars, stats.link_chars, stats.parent, stats.elements
-    # prose regions, and links with headline-length text (one pass)
-    region = [0] * n
-    headline_links = 0
-    fewest = min(HEADLINE_MIN_CHARS, PARAGRAPH_MIN_CHARS)  # an element with fewer counts for neither
-    for i in range(n):
-        c = chars[i]
-        if c < fewest:
-            continue
-        if tags[i] == "a":
-            if c >= HEADLINE_MIN_CHARS and elements[i].get("href"):
-                headline_links += 1
-            continue
-        if own[i] >= PARAGRAPH_MIN_CHARS:
-            region[i] += own[i]
-        nonlink = c - link_chars[i]
-        if i and nonlink >= PARAGRAPH_MIN_CHARS and link_chars[i] <= PARAGRAPH_MAX_LINK_SHARE * c:
-            region[parent[i]] += nonlink
-    prose = max(region)
+    chars, link_chars = stats.chars, stats.link_chars
+    if cscores is None:
+        prose, headline_links = python_prose_and_links(stats)
+    else:
+        prose, headline_links = cscores.prose_and_links(
+            stats.tag, stats.own_chars, chars, link_chars, stats.parent, stats.elements,
+            HEADLINE_MIN_CHARS, PARAGRAPH_MIN_CHARS, PARAGRAPH_MAX_LINK_SHARE,
+        )  # fmt: skip
     repeated = _largest_repeated_group(page)
     figures: dict[str, Any] = {
         "prose_chars": prose,
@@ -105,6 +95,31 @@ def classify_page_kind(page: Page) -> tuple[PageKindName, dict[str, Any]]:
         kind = "article"
         figures["reason"] = f"only {headline_links} headline links"
     return kind, figures
+
+
+def python_prose_and_links(stats: NodeStats) -> tuple[int, int]:
+    """The largest prose region and the links with headline-length text, in one pass (in C where the
+    extension is built: ``_cscores.prose_and_links``; this is its reference)."""
+    n = len(stats)
+    tags, own = stats.tag, stats.own_chars
+    chars, link_chars, parent, elements = stats.chars, stats.link_chars, stats.parent, stats.elements
+    region = [0] * n
+    headline_links = 0
+    fewest = min(HEADLINE_MIN_CHARS, PARAGRAPH_MIN_CHARS)  # an element with fewer counts for neither
+    for i in range(n):
+        c = chars[i]
+        if c < fewest:
+            continue
+        if tags[i] == "a":
+            if c >= HEADLINE_MIN_CHARS and elements[i].get("href"):
+                headline_links += 1
+            continue
+        if own[i] >= PARAGRAPH_MIN_CHARS:
+            region[i] += own[i]
+        nonlink = c - link_chars[i]
+        if i and nonlink >= PARAGRAPH_MIN_CHARS and link_chars[i] <= PARAGRAPH_MAX_LINK_SHARE * c:
+            region[parent[i]] += nonlink
+    return max(region), headline_links
 
 
 def _largest_repeated_group(page: Page) -> int:

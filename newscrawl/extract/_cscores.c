@@ -1,0 +1,244 @@
+/* auto's content scores and the page kind's prose pass in C (newscrawl/extract/algorithms/auto.py's
+ * python_content_scores and pagekind.py's python_prose_and_links are the references; the tests hold each
+ * pair equal).
+ *
+ * S_i = own_i + decay * sum(S_child); an element is negative (its own text counts -link_penalty a
+ * character) when its parent is, when it is a link, or, holding fewer than ``limit`` characters, when it
+ * is a <footer>, an <aside> under ``aside_limit`` characters outside ``article_tags``, or when
+ * ``counts_against(class, id)`` says so (asked only where class or id is a non-empty string). The same
+ * double operations in the same order as the Python loop: the scores are equal to the last bit.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* "get" and "href", made once (module initialisation) */
+static PyObject *str_get, *str_href;
+
+static int
+tag_is(PyObject *tag, const char *name)
+{
+    return PyUnicode_Check(tag) && PyUnicode_CompareWithASCIIString(tag, name) == 0;
+}
+
+static int
+non_empty(PyObject *value)
+{
+    return PyUnicode_Check(value) && PyUnicode_GET_LENGTH(value) > 0;
+}
+
+/* whether an ancestor of element i has one of ``tags`` (-1 on an error) */
+static int
+inside(const Py_ssize_t *parent, PyObject *tag_list, Py_ssize_t i, PyObject *tags)
+{
+    for (Py_ssize_t p = parent[i]; p >= 0; p = parent[p]) {
+        int hit = PySet_Contains(tags, PyList_GET_ITEM(tag_list, p));
+        if (hit != 0)
+            return hit;
+    }
+    return 0;
+}
+
+/* the length of the ``count`` lists ``args`` starts with, all of one length; -1 with an exception set when
+ * there are fewer than ``nargs`` arguments, one is not a list, or the lengths differ */
+static Py_ssize_t
+lists_length(const char *name, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wanted, Py_ssize_t count)
+{
+    if (nargs != wanted) {
+        PyErr_Format(PyExc_TypeError, "%s takes %zd arguments", name, wanted);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (!PyList_Check(args[k])) {
+            PyErr_Format(PyExc_TypeError, "%s wants the statistics' lists", name);
+            return -1;
+        }
+        if (PyList_GET_SIZE(args[k]) != PyList_GET_SIZE(args[0])) {
+            PyErr_Format(PyExc_ValueError, "%s: the lists differ in length", name);
+            return -1;
+        }
+    }
+    return PyList_GET_SIZE(args[0]);
+}
+
+static PyObject *
+content_scores(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t n = lists_length("content_scores", args, nargs, 12, 6);
+    if (n < 0)
+        return NULL;
+    PyObject *parent_list = args[0], *tag_list = args[1], *chars_list = args[2], *own_list = args[3];
+    PyObject *class_list = args[4], *id_list = args[5], *counts_against = args[10], *article_tags = args[11];
+    if (!PyAnySet_Check(article_tags)) {
+        PyErr_SetString(PyExc_TypeError, "article_tags must be a set");
+        return NULL;
+    }
+    double limit = PyFloat_AsDouble(args[6]), aside_limit = PyFloat_AsDouble(args[7]);
+    double penalty = -PyFloat_AsDouble(args[8]), decay = PyFloat_AsDouble(args[9]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_ssize_t *parent = PyMem_Malloc((n ? n : 1) * sizeof(Py_ssize_t));
+    char *negative = PyMem_Calloc(n ? n : 1, 1);
+    double *scores = PyMem_Malloc((n ? n : 1) * sizeof(double));
+    PyObject *out = NULL;
+    if (parent == NULL || negative == NULL || scores == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        parent[i] = PyLong_AsSsize_t(PyList_GET_ITEM(parent_list, i));
+        if (parent[i] == -1 && PyErr_Occurred())
+            goto done;
+        if (parent[i] >= i) {
+            PyErr_SetString(PyExc_ValueError, "content_scores: a parent after its child");
+            goto done;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *tag = PyList_GET_ITEM(tag_list, i);
+        long c = PyLong_AsLong(PyList_GET_ITEM(chars_list, i));
+        long own = PyLong_AsLong(PyList_GET_ITEM(own_list, i));
+        if ((c == -1 || own == -1) && PyErr_Occurred())
+            goto done;
+        Py_ssize_t p = parent[i];
+        int neg = (p >= 0 && negative[p]) || tag_is(tag, "a");
+        if (!neg && (double)c < limit) {
+            if (tag_is(tag, "footer"))
+                neg = 1;
+            else if (tag_is(tag, "aside") && (double)c < aside_limit) {
+                int in = inside(parent, tag_list, i, article_tags);
+                if (in < 0)
+                    goto done;
+                neg = !in;
+            }
+            if (!neg) {
+                PyObject *cls = PyList_GET_ITEM(class_list, i), *ident = PyList_GET_ITEM(id_list, i);
+                if (non_empty(cls) || non_empty(ident)) {
+                    PyObject *answer = PyObject_CallFunctionObjArgs(counts_against, cls, ident, NULL);
+                    if (answer == NULL)
+                        goto done;
+                    neg = PyObject_IsTrue(answer);
+                    Py_DECREF(answer);
+                    if (neg < 0)
+                        goto done;
+                }
+            }
+        }
+        negative[i] = (char)neg;
+        scores[i] = neg ? penalty * (double)own : (double)own;
+    }
+    for (Py_ssize_t i = n - 1; i > 0; i--)
+        scores[parent[i]] += decay * scores[i];
+    out = PyList_New(n);
+    if (out == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *value = PyFloat_FromDouble(scores[i]);
+        if (value == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, value);
+    }
+done:
+    PyMem_Free(parent);
+    PyMem_Free(negative);
+    PyMem_Free(scores);
+    return out;
+}
+
+/* pagekind.classify_page_kind's pass (pagekind.python_prose_and_links is the reference): the largest prose
+ * region (an element's own characters when at least ``paragraph_min``, plus each child's non-link
+ * characters when at least ``paragraph_min`` with at most ``max_link_share`` of them in links) and the links
+ * of at least ``headline_min`` characters with a non-empty href. */
+static PyObject *
+prose_and_links(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t n = lists_length("prose_and_links", args, nargs, 9, 6);
+    if (n < 0)
+        return NULL;
+    PyObject *tag_list = args[0], *own_list = args[1], *chars_list = args[2], *link_list = args[3];
+    PyObject *parent_list = args[4], *elements = args[5];
+    long headline_min = PyLong_AsLong(args[6]), paragraph_min = PyLong_AsLong(args[7]);
+    double share = PyFloat_AsDouble(args[8]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "prose_and_links: no elements");
+        return NULL;
+    }
+    long long *region = PyMem_Calloc(n, sizeof(long long));
+    if (region == NULL)
+        return PyErr_NoMemory();
+    long fewest = headline_min < paragraph_min ? headline_min : paragraph_min;
+    long links = 0;
+    PyObject *out = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(chars_list, i));
+        if (c == -1 && PyErr_Occurred())
+            goto done;
+        if (c < fewest)
+            continue;
+        if (tag_is(PyList_GET_ITEM(tag_list, i), "a")) {
+            if (c >= headline_min) {
+                PyObject *href = PyObject_CallMethodOneArg(PyList_GET_ITEM(elements, i), str_get, str_href);
+                if (href == NULL)
+                    goto done;
+                int truth = PyObject_IsTrue(href);
+                Py_DECREF(href);
+                if (truth < 0)
+                    goto done;
+                links += truth;
+            }
+            continue;
+        }
+        long own = PyLong_AsLong(PyList_GET_ITEM(own_list, i));
+        long in_links = PyLong_AsLong(PyList_GET_ITEM(link_list, i));
+        if ((own == -1 || in_links == -1) && PyErr_Occurred())
+            goto done;
+        if (own >= paragraph_min)
+            region[i] += own;
+        long nonlink = c - in_links;
+        if (i && nonlink >= paragraph_min && (double)in_links <= share * (double)c) {
+            Py_ssize_t p = PyLong_AsSsize_t(PyList_GET_ITEM(parent_list, i));
+            if (p == -1 && PyErr_Occurred())
+                goto done;
+            if (p < 0 || p >= i) {
+                PyErr_SetString(PyExc_ValueError, "prose_and_links: a parent after its child");
+                goto done;
+            }
+            region[p] += nonlink;
+        }
+    }
+    long long prose = region[0];
+    for (Py_ssize_t i = 1; i < n; i++)
+        if (region[i] > prose)
+            prose = region[i];
+    out = Py_BuildValue("(Ll)", prose, links);
+done:
+    PyMem_Free(region);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"content_scores", (PyCFunction)(void (*)(void))content_scores, METH_FASTCALL,
+     "content_scores(parent, tag, chars, own_chars, classes, ids, limit, aside_limit, link_penalty, decay, "
+     "counts_against, article_tags, /): auto's content scores (auto.python_content_scores is the reference)"},
+    {"prose_and_links", (PyCFunction)(void (*)(void))prose_and_links, METH_FASTCALL,
+     "prose_and_links(tag, own_chars, chars, link_chars, parent, elements, headline_min, paragraph_min, "
+     "max_link_share, /): (largest prose region, headline links) (pagekind.python_prose_and_links)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_cscores", "auto's content scores in C", 0, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__cscores(void)
+{
+    str_get = PyUnicode_InternFromString("get");
+    str_href = PyUnicode_InternFromString("href");
+    if (str_get == NULL || str_href == NULL)
+        return NULL;
+    return PyModule_Create(&module_def);
+}
