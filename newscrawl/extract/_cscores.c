@@ -219,6 +219,72 @@ done:
     return out;
 }
 
+/* one element holding links, for largest_group's sort: its parent, tag and class ("" for none) */
+typedef struct {
+    Py_ssize_t parent;
+    PyObject *tag;
+    PyObject *cls;
+} GroupKey;
+
+static int
+compare_keys(const void *a, const void *b)
+{
+    const GroupKey *x = a, *y = b;
+    if (x->parent != y->parent)
+        return x->parent < y->parent ? -1 : 1;
+    int order = PyUnicode_Compare(x->tag, y->tag);  /* (str against str: no error) */
+    return order ? order : PyUnicode_Compare(x->cls, y->cls);
+}
+
+/* pagekind._largest_repeated_group's count (python_largest_repeated_group is the reference): the most
+ * elements after the first that hold links and share a parent, a tag and a class (none and "" alike),
+ * by sorting their keys, so a page of thousands of siblings costs n log n string comparisons */
+static PyObject *
+largest_group(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t n = lists_length("largest_group", args, nargs, 4, 4);
+    if (n < 0)
+        return NULL;
+    PyObject *parent_list = args[0], *tag_list = args[1], *class_list = args[2], *link_list = args[3];
+    GroupKey *keys = PyMem_Malloc((n ? n : 1) * sizeof(GroupKey));
+    PyObject *empty = PyUnicode_New(0, 0);
+    PyObject *out = NULL;
+    if (keys == NULL || empty == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 1; i < n; i++) {
+        long links = PyLong_AsLong(PyList_GET_ITEM(link_list, i));
+        Py_ssize_t p = PyLong_AsSsize_t(PyList_GET_ITEM(parent_list, i));
+        if ((links == -1 || p == -1) && PyErr_Occurred())
+            goto done;
+        if (!links)
+            continue;
+        PyObject *tag = PyList_GET_ITEM(tag_list, i), *cls = PyList_GET_ITEM(class_list, i);
+        if (!PyUnicode_Check(tag) || (cls != Py_None && !PyUnicode_Check(cls))) {
+            PyErr_SetString(PyExc_TypeError, "largest_group: tags and classes are strings");
+            goto done;
+        }
+        keys[k].parent = p;
+        keys[k].tag = tag;
+        keys[k].cls = cls == Py_None ? empty : cls;
+        k++;
+    }
+    qsort(keys, (size_t)k, sizeof(GroupKey), compare_keys);
+    Py_ssize_t best = 0, run = 0;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        run = (j && compare_keys(&keys[j - 1], &keys[j]) == 0) ? run + 1 : 1;
+        if (run > best)
+            best = run;
+    }
+    out = PyLong_FromSsize_t(best);
+done:
+    PyMem_Free(keys);
+    Py_XDECREF(empty);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"content_scores", (PyCFunction)(void (*)(void))content_scores, METH_FASTCALL,
      "content_scores(parent, tag, chars, own_chars, classes, ids, limit, aside_limit, link_penalty, decay, "
@@ -226,6 +292,9 @@ static PyMethodDef methods[] = {
     {"prose_and_links", (PyCFunction)(void (*)(void))prose_and_links, METH_FASTCALL,
      "prose_and_links(tag, own_chars, chars, link_chars, parent, elements, headline_min, paragraph_min, "
      "max_link_share, /): (largest prose region, headline links) (pagekind.python_prose_and_links)"},
+    {"largest_group", (PyCFunction)(void (*)(void))largest_group, METH_FASTCALL,
+     "largest_group(parent, tag, classes, link_tags, /): the largest number of same-tag, same-class "
+     "siblings holding links (pagekind.python_largest_repeated_group)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -32,3 +32,6 @@ def prose_and_links(
     max_link_share: float,
     /,
 ) -> tuple[int, int]: ...
+def largest_group(
+    parent: list[int], tag: list[str], classes: list[str | None], link_tags: list[int], /
+) -> int: ...

@@ -123,10 +123,19 @@ def python_prose_and_links(stats: NodeStats) -> tuple[int, int]:
 
 
 def _largest_repeated_group(page: Page) -> int:
-    """The largest number of same-tag, same-class siblings that contain links (one pass, no child lists;
-    the (parent, tag, class) keys of the elements holding links counted in C: a fifth fewer instructions
-    than a loop, scrapinghub)."""
+    """The largest number of same-tag, same-class siblings that contain links (in C where the extension is
+    built: ``_cscores.largest_group``, which sorts the keys; :func:`python_largest_repeated_group` is its
+    reference)."""
     stats = page.stats
+    if cscores is None:
+        return python_largest_repeated_group(stats)
+    largest: int = cscores.largest_group(stats.parent, stats.tag, stats.classes, stats.link_tags)
+    return largest
+
+
+def python_largest_repeated_group(stats: NodeStats) -> int:
+    """:func:`_largest_repeated_group` in Python: the (parent, tag, class) keys of the elements holding links
+    counted by ``Counter`` (a fifth fewer instructions than a loop, scrapinghub)."""
     classes = stats.classes
     if "" in classes:  # an empty class attribute is the same class as none
         classes = [c or None for c in classes]

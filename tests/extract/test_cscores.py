@@ -1,5 +1,5 @@
-"""auto's content scores and the page kind's prose pass in C (``_cscores``) against their Python references,
-and what they find."""
+"""auto's content scores and the page kind's prose pass and repeated group in C (``_cscores``) against
+their Python references, and what they find."""
 
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ from lxml import etree
 from newscrawl.extract import native
 from newscrawl.extract.algorithms.auto import content_scores, python_content_scores
 from newscrawl.extract.document import body_of, parse_html
+from newscrawl.extract.page import Page
 from newscrawl.extract.pagekind import (
     HEADLINE_MIN_CHARS,
     PARAGRAPH_MAX_LINK_SHARE,
     PARAGRAPH_MIN_CHARS,
+    _largest_repeated_group,
+    python_largest_repeated_group,
     python_prose_and_links,
 )
 from newscrawl.extract.stats import NodeStats, compute_stats
@@ -146,3 +149,29 @@ def test_c_and_python_prose_passes_agree_on_a_list_page_and_random_pages():
         html = _random_page(rng)
         stats = compute_stats(body_of(parse_html(html)))
         assert c_prose_and_links(stats) == python_prose_and_links(stats), html
+
+
+GROUPS = (
+    "<html><body><ul><li class=''><a href='/1'>one</a></li><li><a href='/2'>two</a></li>"
+    "<li class='item'><a href='/3'>three</a></li><li>no link</li><li class=''><b><a>four</a></b></li></ul>"
+    "<ul><li class='item'><a href='/5'>five</a></li><li class='item'><a href='/6'>six</a></li></ul>"
+    "<div><p class='item'><a>seven</a></p></div></body></html>"
+)
+
+
+def test_the_largest_group_counts_siblings_of_one_tag_and_class_holding_links():
+    # the first list: three <li> of no class (an empty class is none) hold links, one <li class=item>;
+    # the second: two <li class=item>, siblings of each other only
+    stats = compute_stats(body_of(parse_html(GROUPS)))
+    assert python_largest_repeated_group(stats) == 3
+    page = Page(html=GROUPS, root=parse_html(GROUPS))
+    assert _largest_repeated_group(page) == 3
+
+
+@needs_c
+def test_c_and_python_largest_groups_agree_on_random_pages():
+    rng = random.Random(13)
+    for _ in range(300):
+        html = _random_page(rng)
+        page = Page(html=html, root=parse_html(html))
+        assert _largest_repeated_group(page) == python_largest_repeated_group(page.stats), html
