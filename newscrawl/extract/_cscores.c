@@ -1,12 +1,13 @@
-/* auto's content scores and the page kind's prose pass in C (newscrawl/extract/algorithms/auto.py's
- * python_content_scores and pagekind.py's python_prose_and_links are the references; the tests hold each
- * pair equal).
+/* auto's content scores and the page kind's prose pass and repeated group in C (the references:
+ * newscrawl/extract/algorithms/auto.py's python_content_scores, pagekind.py's python_prose_and_links and
+ * python_largest_repeated_group; the tests hold each pair equal).
  *
  * S_i = own_i + decay * sum(S_child); an element is negative (its own text counts -link_penalty a
  * character) when its parent is, when it is a link, or, holding fewer than ``limit`` characters, when it
  * is a <footer>, an <aside> under ``aside_limit`` characters outside ``article_tags``, or when
- * ``counts_against(class, id)`` says so (asked only where class or id is a non-empty string). The same
- * double operations in the same order as the Python loop: the scores are equal to the last bit.
+ * ``counts_against(class, id)`` says so (asked only where class or id may hold one of ``hints``: a value
+ * not ASCII, or holding one lower-cased). The same double operations in the same order as the Python
+ * loop: the scores are equal to the last bit.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -20,10 +21,35 @@ tag_is(PyObject *tag, const char *name)
     return PyUnicode_Check(tag) && PyUnicode_CompareWithASCIIString(tag, name) == 0;
 }
 
+/* whether counts_against may say yes for a class or id ``value``: a non-empty string that is not ASCII
+ * (lower-casing beyond ASCII is left to Python), or whose ASCII lower-cased holds one of ``hints``
+ * (boilerplate.NEGATIVE_HINT_WORDS, the words counts_against's own pre-check looks for) */
 static int
-non_empty(PyObject *value)
+may_count_against(PyObject *value, PyObject *hints, const unsigned int *starting)
 {
-    return PyUnicode_Check(value) && PyUnicode_GET_LENGTH(value) > 0;
+    if (!PyUnicode_Check(value) || PyUnicode_GET_LENGTH(value) == 0)
+        return 0;
+    if (!PyUnicode_IS_ASCII(value))
+        return 1;
+    const unsigned char *text = PyUnicode_DATA(value);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(value);
+    for (Py_ssize_t i = 0; i < length; i++) {
+        unsigned int which = starting[Py_TOLOWER(text[i])];  /* the hints starting with this letter */
+        for (Py_ssize_t h = 0; which; h++, which >>= 1) {
+            if (!(which & 1))
+                continue;
+            PyObject *word = PyTuple_GET_ITEM(hints, h);
+            const unsigned char *w = PyUnicode_DATA(word);
+            Py_ssize_t k = 1, size = PyUnicode_GET_LENGTH(word);
+            if (size > length - i)
+                continue;
+            while (k < size && Py_TOLOWER(text[i + k]) == w[k])
+                k++;
+            if (k == size)
+                return 1;
+        }
+    }
+    return 0;
 }
 
 /* whether an ancestor of element i has one of ``tags`` (-1 on an error) */
@@ -63,14 +89,38 @@ lists_length(const char *name, PyObject *const *args, Py_ssize_t nargs, Py_ssize
 static PyObject *
 content_scores(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_ssize_t n = lists_length("content_scores", args, nargs, 12, 6);
+    Py_ssize_t n = lists_length("content_scores", args, nargs, 13, 6);
     if (n < 0)
         return NULL;
     PyObject *parent_list = args[0], *tag_list = args[1], *chars_list = args[2], *own_list = args[3];
     PyObject *class_list = args[4], *id_list = args[5], *counts_against = args[10], *article_tags = args[11];
+    PyObject *hints = args[12];
     if (!PyAnySet_Check(article_tags)) {
         PyErr_SetString(PyExc_TypeError, "article_tags must be a set");
         return NULL;
+    }
+    if (!PyTuple_Check(hints)) {
+        PyErr_SetString(PyExc_TypeError, "hints must be a tuple");
+        return NULL;
+    }
+    unsigned int starting[256] = {0};  /* a letter -> the bits of the hints starting with it */
+    if (PyTuple_GET_SIZE(hints) > 32) {
+        PyErr_SetString(PyExc_ValueError, "at most 32 hints");
+        return NULL;
+    }
+    for (Py_ssize_t h = 0; h < PyTuple_GET_SIZE(hints); h++) {
+        PyObject *word = PyTuple_GET_ITEM(hints, h);
+        if (!PyUnicode_Check(word) || !PyUnicode_IS_ASCII(word) || PyUnicode_GET_LENGTH(word) == 0) {
+            PyErr_SetString(PyExc_ValueError, "hints must be non-empty lower-case ASCII words");
+            return NULL;
+        }
+        const unsigned char *w = PyUnicode_DATA(word);
+        for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(word); k++)
+            if (Py_TOLOWER(w[k]) != w[k]) {
+                PyErr_SetString(PyExc_ValueError, "hints must be non-empty lower-case ASCII words");
+                return NULL;
+            }
+        starting[w[0]] |= 1u << h;
     }
     double limit = PyFloat_AsDouble(args[6]), aside_limit = PyFloat_AsDouble(args[7]);
     double penalty = -PyFloat_AsDouble(args[8]), decay = PyFloat_AsDouble(args[9]);
@@ -112,7 +162,7 @@ content_scores(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
             if (!neg) {
                 PyObject *cls = PyList_GET_ITEM(class_list, i), *ident = PyList_GET_ITEM(id_list, i);
-                if (non_empty(cls) || non_empty(ident)) {
+                if (may_count_against(cls, hints, starting) || may_count_against(ident, hints, starting)) {
                     PyObject *answer = PyObject_CallFunctionObjArgs(counts_against, cls, ident, NULL);
                     if (answer == NULL)
                         goto done;
@@ -288,7 +338,8 @@ done:
 static PyMethodDef methods[] = {
     {"content_scores", (PyCFunction)(void (*)(void))content_scores, METH_FASTCALL,
      "content_scores(parent, tag, chars, own_chars, classes, ids, limit, aside_limit, link_penalty, decay, "
-     "counts_against, article_tags, /): auto's content scores (auto.python_content_scores is the reference)"},
+     "counts_against, article_tags, hints, /): auto's content scores (auto.python_content_scores is the "
+     "reference)"},
     {"prose_and_links", (PyCFunction)(void (*)(void))prose_and_links, METH_FASTCALL,
      "prose_and_links(tag, own_chars, chars, link_chars, parent, elements, headline_min, paragraph_min, "
      "max_link_share, /): (largest prose region, headline links) (pagekind.python_prose_and_links)"},

@@ -18,6 +18,7 @@ def content_scores(
     decay: float,
     counts_against: Callable[[str | None, str | None], bool],
     article_tags: AbstractSet[str],
+    hints: tuple[str, ...],
     /,
 ) -> list[float]: ...
 def prose_and_links(

@@ -65,6 +65,40 @@ def test_links_comments_asides_outside_an_article_and_footers_count_against_the_
     assert by_text["Contact us"] < 0
 
 
+HINTED = (
+    "<html><body><div class='story'><p>" + "Running text of the story here. " * 6 + "</p></div>"
+    "<div class='Comment-List'><p>An upper-case class still counts against.</p></div>"
+    "<div id='REPLY'><p>So does an upper-case id.</p></div>"
+    "<div class='commentaire-é'><p>A class beyond ASCII is left to Python.</p></div>"
+    "<div class='comment-count-x'><p>Hinted, but the class's tokens may not count.</p></div>"
+    "<div class='cool-dog recipe-of-log'><p>Letters of the hints, no hint.</p></div>"
+    "<div class='x-cookie'><p>A hint at the end.</p></div></body></html>"
+)
+
+
+@needs_c
+def test_c_asks_the_class_test_for_every_value_that_may_hold_a_hint():
+    c, python = scores_both(HINTED)
+    assert c == python
+    stats = compute_stats(body_of(parse_html(HINTED)))
+    by_text = {(el.text or "").strip(): score for el, score in zip(stats.elements, c, strict=True)}
+    assert by_text["An upper-case class still counts against."] < 0
+    assert by_text["So does an upper-case id."] < 0
+    assert by_text["Letters of the hints, no hint."] > 0
+
+
+@needs_c
+def test_hints_must_be_lower_case_ascii_words():
+    stats = compute_stats(etree.fromstring("<div class='x'><p>text</p></div>"))
+    assert native.cscores is not None
+    for hints in (("Comment",), ("",), ("kommentár",)):
+        with pytest.raises(ValueError, match="lower-case ASCII"):
+            native.cscores.content_scores(
+                stats.parent, stats.tag, stats.chars, stats.own_chars, stats.classes, stats.ids,
+                10.0, 5.0, 1.0, 0.5, lambda c, i: False, frozenset({"article"}), hints,
+            )  # fmt: skip
+
+
 def _random_page(rng: random.Random) -> str:
     tags = ["div", "p", "a", "span", "footer", "aside", "article", "main", "section"]
     names = [None, "", "comment", "footer-links", "content", "Disqus", "story", "reply-box"]
@@ -105,7 +139,7 @@ def test_a_failing_class_test_propagates_from_c():
     with pytest.raises(RuntimeError, match="boom"):
         native.cscores.content_scores(
             stats.parent, stats.tag, stats.chars, stats.own_chars, stats.classes, stats.ids,
-            10.0, 5.0, 1.0, 0.5, broken, frozenset({"article"}),
+            10.0, 5.0, 1.0, 0.5, broken, frozenset({"article"}), ("x",),
         )  # fmt: skip
 
 

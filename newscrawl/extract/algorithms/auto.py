@@ -91,6 +91,7 @@ from newscrawl.extract.algorithms.base import fraction, positive, register
 from newscrawl.extract.blockchoice import shipped_model, widen
 from newscrawl.extract.boilerplate import (
     CHROME_TAGS,
+    NEGATIVE_HINT_WORDS,
     counts_against,
     is_anchor_id,
     is_caption,
@@ -188,7 +189,7 @@ def content_scores(
     aside_limit = min(limit, ASIDE_MAX_SHARE * (stats.chars[0] if n else 0))
     scores: list[float] = cscores.content_scores(
         stats.parent, stats.tag, stats.chars, stats.own_chars, stats.classes, stats.ids,
-        limit, aside_limit, link_penalty, decay, counts_against, ARTICLE_TAGS,
+        limit, aside_limit, link_penalty, decay, counts_against, ARTICLE_TAGS, NEGATIVE_HINT_WORDS,
     )  # fmt: skip
     return scores
 
