@@ -1,5 +1,5 @@
 """Build hook: the wheel carries the top-level folders newscrawl ships (site files, demo portal), and the
-optional C statistics pass (``newscrawl.extract._cstats``).
+optional C extensions (``newscrawl.extract._cstats``, ``_cscores``, ``_csimhash``).
 
 Everything else is declared in pyproject.toml. The folders stay at the top of the repository, where a
 user looks for them; here they are copied into ``newscrawl/_shipped/<name>`` of the built package, where
@@ -56,6 +56,8 @@ def _extensions() -> list[Extension]:
             include_dirs=lxml.get_include(),
             optional=True,
         ),
+        # the SimHash needs Python's headers only
+        Extension("newscrawl.extract._csimhash", ["newscrawl/extract/_csimhash.c"], optional=True),
     ]
 
 

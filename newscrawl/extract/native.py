@@ -1,5 +1,6 @@
-"""The optional C pass of the statistics (``newscrawl.extract._cstats``) and of auto's content scores
-(``newscrawl.extract._cscores``), and which one runs.
+"""The optional C pass of the statistics (``newscrawl.extract._cstats``), of auto's content scores
+(``newscrawl.extract._cscores``) and of the SimHash of near-duplicate detection
+(``newscrawl.extract._csimhash``, used by ``newscrawl.storage.dedup``), and which one runs.
 
 ``setup.py`` builds the extension when a C compiler is there; without one everything works the same through
 the pure-Python code, which stays the reference (tests hold the two equal list by list). Setting
@@ -62,18 +63,24 @@ def stale_build(built: Path) -> str | None:
 cstats, _WHY = _load()
 #: auto's content scores in C (``_cscores``, built and chosen as ``_cstats`` is), or None
 cscores, _WHY_SCORES = _load("_cscores")
+#: the SimHash in C (``_csimhash``, built and chosen as ``_cstats`` is), or None
+csimhash, _WHY_SIMHASH = _load("_csimhash")
 #: "C" or "Python": which statistics pass runs
 IMPLEMENTATION = "C" if cstats is not None else "Python"
 
 
 def describe() -> str:
-    """One line for users: which statistics pass and which content scores run, and why (an extension built
-    from an older checkout may hold the one and not the other).
+    """One line for users: which statistics pass, content scores and SimHash run, and why (an extension
+    built from an older checkout may hold the one and not the others).
 
     >>> describe().startswith(("statistics pass: C", "statistics pass: Python"))
     True
-    >>> ", content scores: " in describe()
+    >>> ", content scores: " in describe() and ", SimHash: " in describe()
     True
     """
     scores = "C" if cscores is not None else "Python"
-    return f"statistics pass: {IMPLEMENTATION} ({_WHY}), content scores: {scores} ({_WHY_SCORES})"
+    fingerprints = "C" if csimhash is not None else "Python"
+    return (
+        f"statistics pass: {IMPLEMENTATION} ({_WHY}), content scores: {scores} ({_WHY_SCORES}), "
+        f"SimHash: {fingerprints} ({_WHY_SIMHASH})"
+    )

@@ -7,6 +7,7 @@ from newscrawl.storage.dedup import (
     DuplicateIndex,
     bands,
     hamming,
+    python_simhash,
     shingle_hash,
     shingles,
     simhash,
@@ -52,22 +53,25 @@ def test_small_edit_is_near_and_other_story_is_far():
     assert hamming(simhash(ENGLISH), simhash(ENGLISH.replace("Tuesday", "Monday"))) <= 8
 
 
-def test_fingerprints_stay_those_already_stored():
+@pytest.mark.parametrize("fingerprint", [simhash, python_simhash])
+def test_fingerprints_stay_those_already_stored(fingerprint):
     # values written by newscrawl before the SimHash was made faster: a store's duplicate index keeps them,
-    # so the same text must give the same 64 bits (Chinese 3-grams, English word 3-grams, a short text)
+    # so the same text must give the same 64 bits (Chinese 3-grams, English word 3-grams, a short text), in
+    # C (where built) and in Python
     mixed = STORY.splitlines()[0] + "\n" + ENGLISH.split(". ")[0]
-    assert simhash(mixed) == 0x5967991FC3DF3474
-    assert simhash("你好") == 0x9B6DA046F0236C49
-    assert simhash("a b c d") == 0x30CC000688226830
+    assert fingerprint(mixed) == 0x5967991FC3DF3474
+    assert fingerprint("你好") == 0x9B6DA046F0236C49
+    assert fingerprint("a b c d") == 0x30CC000688226830
 
 
-def test_fingerprint_is_the_majority_of_the_shingle_hashes_bits():
+@pytest.mark.parametrize("fingerprint", [simhash, python_simhash])
+def test_fingerprint_is_the_majority_of_the_shingle_hashes_bits(fingerprint):
     grams = shingles(OTHER)
     slow = 0
     for i in range(64):
         ones = sum(shingle_hash(g) >> (63 - i) & 1 for g in grams)
         slow = slow << 1 | (ones > len(grams) / 2)
-    assert simhash(OTHER) == slow
+    assert fingerprint(OTHER) == slow
 
 
 def test_empty_text_has_no_fingerprint():
