@@ -67,21 +67,22 @@ load64_le(const uint8_t *p)
         v[b] = rotr64(v[b] ^ v[c], 63);    \
     } while (0)
 
-/* the compression function F: ``block`` is 128 bytes, ``count`` the bytes hashed so far (this block's
- * included; a shingle's length fits in the counter's low word), ``last`` whether it is the final block */
+/* the compression function F: ``m`` the block's 16 words, ``count`` the bytes hashed so far (this block's
+ * included; below 2**64, so the counter's high word stays 0), ``last`` whether it is the final block */
 static void
-blake2b_compress(uint64_t h[8], const uint8_t *block, uint64_t count, int last)
+blake2b_compress(uint64_t h[8], const uint64_t m[16], uint64_t count, int last)
 {
-    uint64_t v[16], m[16];
-    for (int i = 0; i < 16; i++)
-        m[i] = load64_le(block + 8 * i);
+    uint64_t v[16];
     for (int i = 0; i < 8; i++) {
         v[i] = h[i];
         v[i + 8] = blake2b_iv[i];
     }
-    v[12] ^= count; /* the counter's high word (v[13]) stays 0 below 2**64 bytes */
+    v[12] ^= count;
     if (last)
         v[14] = ~v[14];
+    /* unrolled, the permutation's indices are constants: the words stay in registers (98 against 125 ns
+     * a one-block digest) */
+#pragma GCC unroll 12
     for (int r = 0; r < 12; r++) {
         const uint8_t *s = blake2b_sigma[r];
         G(0, 4, 8, 12, m[s[0]], m[s[1]]);
@@ -101,24 +102,35 @@ blake2b_compress(uint64_t h[8], const uint8_t *block, uint64_t count, int last)
 static uint64_t
 blake2b_8(const uint8_t *data, size_t length)
 {
-    uint64_t h[8];
+    uint64_t h[8], m[16];
     memcpy(h, blake2b_iv, sizeof h);
     /* the parameter block: digest length 8, no key, fanout 1, depth 1 (RFC 7693 section 2.5) */
     h[0] ^= 0x01010000ULL ^ DIGEST_BYTES;
     uint64_t count = 0;
     while (length > BLAKE2B_BLOCK) { /* every block but the last (an empty message has one, of zeros) */
+        for (int i = 0; i < 16; i++)
+            m[i] = load64_le(data + 8 * i);
         count += BLAKE2B_BLOCK;
-        blake2b_compress(h, data, count, 0);
+        blake2b_compress(h, m, count, 0);
         data += BLAKE2B_BLOCK;
         length -= BLAKE2B_BLOCK;
     }
-    uint8_t last[BLAKE2B_BLOCK] = {0};
-    if (length)
-        memcpy(last, data, length);
-    blake2b_compress(h, last, count + length, 1);
+    /* the last block padded with zeros, read word by word (no copy into a zeroed buffer) */
+    size_t i = 0;
+    for (; i < length / 8; i++)
+        m[i] = load64_le(data + 8 * i);
+    if (i < 16) {
+        uint64_t word = 0;
+        for (size_t b = 0; b < length % 8; b++)
+            word |= (uint64_t)data[8 * i + b] << (8 * b);
+        m[i++] = word;
+    }
+    for (; i < 16; i++)
+        m[i] = 0;
+    blake2b_compress(h, m, count + length, 1);
     /* the digest is h[0]'s bytes little-endian: read big-endian, that is h[0] byte-swapped */
     uint64_t x = h[0], value = 0;
-    for (int i = 0; i < 8; i++, x >>= 8)
+    for (int k = 0; k < 8; k++, x >>= 8)
         value = (value << 8) | (x & 0xFF);
     return value;
 }
@@ -229,19 +241,95 @@ shingle_order(const void *pa, const void *pb)
     return memcmp(a->bytes, b->bytes, a->length);
 }
 
+/* ``n`` shingles in shingle_order by insertion (a short list, or a run of equal hashes: in practice the
+ * copies of one shingle, which do not move) */
+static void
+insertion_sort(Shingle *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        Shingle item = a[i];
+        size_t j = i;
+        for (; j > 0 && shingle_order(&a[j - 1], &item) > 0; j--)
+            a[j] = a[j - 1];
+        a[j] = item;
+    }
+}
+
+#define SHORT_LIST 32
+
+/* ``a`` sorted in shingle_order, by hash a byte at a time (least significant first, each pass stable) and
+ * then each run of equal hashes by length and bytes; ``spare`` has room for ``n``. The sorted list: ``a``
+ * or ``spare``. (qsort through a comparison function was a third of the time spent outside BLAKE2b.) */
+static Shingle *
+sort_shingles(Shingle *a, Shingle *spare, size_t n)
+{
+    if (n < SHORT_LIST) {
+        insertion_sort(a, n);
+        return a;
+    }
+    size_t counts[8][256];
+    memset(counts, 0, sizeof counts);
+    for (size_t i = 0; i < n; i++)
+        for (int d = 0; d < 8; d++)
+            counts[d][(a[i].hash >> (8 * d)) & 0xFF]++;
+    for (int d = 0; d < 8; d++) {
+        size_t *count = counts[d];
+        if (count[(a[0].hash >> (8 * d)) & 0xFF] == n)
+            continue; /* every hash has the same byte here */
+        size_t at = 0;
+        for (int b = 0; b < 256; b++) {
+            size_t here = count[b];
+            count[b] = at;
+            at += here;
+        }
+        for (size_t i = 0; i < n; i++)
+            spare[count[(a[i].hash >> (8 * d)) & 0xFF]++] = a[i];
+        Shingle *swap = a;
+        a = spare;
+        spare = swap;
+    }
+    for (size_t i = 0, run; i < n; i += run) {
+        for (run = 1; i + run < n && a[i + run].hash == a[i].hash; run++)
+            ;
+        if (run <= SHORT_LIST)
+            insertion_sort(a + i, run);
+        else
+            qsort(a + i, run, sizeof(Shingle), shingle_order);
+    }
+    return a;
+}
+
+/* each bit of a byte in its own byte: 8 counters side by side in a word (module initialisation) */
+static uint64_t byte_bits[256];
+
+static void
+empty_lanes(uint64_t lanes[8], uint64_t counts[64])
+{
+    for (int b = 0; b < 64; b++)
+        counts[b] += (lanes[b / 8] >> (8 * (b % 8))) & 0xFF;
+    memset(lanes, 0, 8 * sizeof(uint64_t));
+}
+
 /* the majority of the distinct shingles' hash bits (``shingles`` sorted by shingle_order) */
 static uint64_t
 majority_bits(const Shingle *shingles, size_t n)
 {
-    size_t counts[64] = {0}, distinct = 0;
+    /* bit 8j + k of the hashes counted in byte k of lanes[j], emptied into counts before a byte overflows */
+    uint64_t lanes[8] = {0}, counts[64] = {0};
+    size_t distinct = 0, in_lanes = 0;
     for (size_t i = 0; i < n; i++) {
         if (i && shingle_order(&shingles[i - 1], &shingles[i]) == 0)
             continue; /* the same bytes as the one before */
         distinct++;
         uint64_t h = shingles[i].hash;
-        for (int b = 0; b < 64; b++)
-            counts[b] += (h >> b) & 1;
+        for (int j = 0; j < 8; j++)
+            lanes[j] += byte_bits[(h >> (8 * j)) & 0xFF];
+        if (++in_lanes == 255) {
+            empty_lanes(lanes, counts);
+            in_lanes = 0;
+        }
     }
+    empty_lanes(lanes, counts); /* the last shingle was a copy */
     uint64_t value = 0;
     for (int b = 0; b < 64; b++)
         if (2 * counts[b] > distinct)
@@ -300,7 +388,7 @@ simhash(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     size_t n = (size_t)tokens < (unsigned long long)size ? 1 : (size_t)tokens - (size_t)size + 1;
     size_t span = (size_t)tokens < (unsigned long long)size ? (size_t)tokens : (size_t)size;
-    shingles = PyMem_Malloc(n * sizeof(Shingle));
+    shingles = PyMem_Malloc(2 * n * sizeof(Shingle)); /* and the sort's spare room */
     if (shingles == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -312,8 +400,7 @@ simhash(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         shingles[i].length = end - starts[i];
         shingles[i].hash = blake2b_8(shingles[i].bytes, shingles[i].length);
     }
-    qsort(shingles, n, sizeof(Shingle), shingle_order);
-    result = PyLong_FromUnsignedLongLong(majority_bits(shingles, n));
+    result = PyLong_FromUnsignedLongLong(majority_bits(sort_shingles(shingles, shingles + n, n), n));
 done:
     PyMem_Free(joined);
     PyMem_Free(starts);
@@ -350,5 +437,9 @@ PyInit__csimhash(void)
 {
     for (Py_UCS4 c = 0; c < 256; c++)
         latin1_class[c] = c != '_' && Py_UNICODE_ISALNUM(c) ? WORD : SEPARATOR;
+    for (int byte = 0; byte < 256; byte++)
+        for (int k = 0; k < 8; k++)
+            if (byte >> k & 1)
+                byte_bits[byte] |= (uint64_t)1 << (8 * k);
     return PyModule_Create(&module_def);
 }
