@@ -7,9 +7,11 @@ stripping), and the C walk's element, attribute and depth counts and long class/
 against the XPaths ``check_tree`` and ``cap_names`` otherwise run; and the C attribute scan's counts
 against the regular expressions' (``limits.python_attribute_counts``), on the bytes lxml is given and on
 the text, at the page limit and at limits low enough to count most tags; and the C forms of ``markup``'s
-byte searches (``</body>`` removal, control references) against their regular expressions. ``--fuzz N``
-compares the scans and searches on the first N inputs of ``python -m newscrawl.bench.fuzz`` too. Exit
-status 1 when any differs, naming the page, or 2 when the C pass is not built::
+byte searches (``</body>`` removal, control references) against their regular expressions; and the C
+SimHash (``_csimhash``) against ``dedup.python_simhash`` on the cleaned text of each extraction, as a
+crawl's worker fingerprints it. ``--fuzz N`` compares the scans, searches and SimHash (of the input taken
+as text) on the first N inputs of ``python -m newscrawl.bench.fuzz`` too. Exit status 1 when any differs,
+naming the page, or 2 when the C pass is not built::
 
     python -m newscrawl.bench.native ../shared/datasets/* --fuzz 2000
 """
@@ -90,6 +92,17 @@ def markup_search_differences(data: bytes) -> list[str]:
     return found
 
 
+def simhash_differences(text: str) -> list[str]:
+    """``["simhash"]`` when the C SimHash of ``text`` differs from the pure-Python one (nothing is compared
+    when the SimHash extension is not in use)."""
+    from newscrawl.extract import native
+    from newscrawl.storage import dedup
+
+    if native.csimhash is None or dedup.simhash(text) == dedup.python_simhash(text):
+        return []
+    return ["simhash"]
+
+
 def check_fuzz(inputs: int, seed: int, out: Callable[[str], object] = print) -> tuple[int, int]:
     """(scans compared, scans differing) over the first ``inputs`` inputs of the fuzzer's ``seed``."""
     from newscrawl.bench.fuzz import make_input
@@ -103,6 +116,7 @@ def check_fuzz(inputs: int, seed: int, out: Callable[[str], object] = print) -> 
             found = attribute_count_differences(form)
             if isinstance(form, bytes):
                 found += markup_search_differences(form)
+            found += simhash_differences(form if isinstance(form, str) else form.decode("utf-8", "replace"))
             if found:
                 differ += 1
                 out(f"fuzz {seed}:{index} ({kind}): {', '.join(found)} differ")
@@ -115,6 +129,7 @@ def check(folders: Sequence[Path], out: Callable[[str], object] = print) -> tupl
     from newscrawl.evaluation.datasets import Dataset
     from newscrawl.extract import extract, stats
     from newscrawl.extract.document import ParseError, markup, parse_markup
+    from newscrawl.pipelines.normalize import clean_text
 
     original = stats.compute_stats
     counts = {"compared": 0, "differ": 0}
@@ -160,7 +175,12 @@ def check(folders: Sequence[Path], out: Callable[[str], object] = print) -> tupl
                     if found := tree_count_differences(root):
                         counts["differ"] += 1
                         out(f"{where[0]}: {', '.join(found)} differ")
-                extract(page, truth.http_url)
+                result = extract(page, truth.http_url)
+                if result.text:  # fingerprinted as a crawl's worker does (workers.page_job)
+                    counts["compared"] += 1
+                    if found := simhash_differences(clean_text(result.text)):
+                        counts["differ"] += 1
+                        out(f"{where[0]}: {', '.join(found)} differ")
     finally:
         for module in patched:
             module.compute_stats = original  # type: ignore[attr-defined]
@@ -184,13 +204,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     pages, compared, differ = check(args.datasets)
     print(
-        f"{pages} pages, {compared} statistics, tree counts and attribute scans compared, C against Python: "
+        f"{pages} pages, {compared} statistics, tree counts, attribute scans and fingerprints compared, "
+        "C against Python: "
         f"{differ} differ"
     )
     if args.fuzz:
         scans, fuzz_differ = check_fuzz(args.fuzz, args.seed)
         print(
-            f"{args.fuzz} fuzz inputs (seed {args.seed}), {scans} attribute scans compared: "
+            f"{args.fuzz} fuzz inputs (seed {args.seed}), {scans} attribute scans and fingerprints compared: "
             f"{fuzz_differ} differ"
         )
         differ += fuzz_differ

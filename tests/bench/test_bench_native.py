@@ -75,3 +75,18 @@ def test_without_the_c_pass_it_says_so(monkeypatch: pytest.MonkeyPatch, capsys: 
     monkeypatch.setattr(native, "cstats", None)
     assert check_native.main(["unused"]) == 2
     assert "statistics pass" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(native.csimhash is None, reason="the SimHash extension is not in use")
+def test_a_fingerprint_that_differs_is_named(tiny_dataset: Path, monkeypatch: pytest.MonkeyPatch):
+    from newscrawl.storage import dedup
+
+    real = dedup.python_simhash
+    monkeypatch.setattr(dedup, "python_simhash", lambda text, size=dedup.SHINGLE: real(text, size) ^ 1)
+    lines: list[str] = []
+    pages, _, differ = check_native.check([tiny_dataset], lines.append)
+    assert differ == len(lines) == pages  # the cleaned text of each page's extraction
+    assert all(line.endswith(": simhash differ") for line in lines)
+    lines.clear()
+    assert check_native.check_fuzz(3, 5, lines.append) == (6, 6)  # each input, whole and cut halfway
+    assert all(line.endswith("simhash differ") for line in lines)
