@@ -1,5 +1,5 @@
 import sys
 
-from newscrawl.cli import main
+from newscrawl.cli import entry_point
 
-sys.exit(main())
+sys.exit(entry_point())
