@@ -419,17 +419,68 @@ blake2b_8_py(PyObject *module, PyObject *arg)
     return PyLong_FromUnsignedLongLong(value);
 }
 
+/* --- search.index_form ----------------------------------------------------------------------------------
+ * The text the full-text index is given (newscrawl/storage/search.py, index_form the Python reference):
+ * every character of search.CJK_RANGES set apart as " c ", every other character as it is. */
+
+static int
+index_cjk(Py_UCS4 c)
+{
+    return (c >= 0x3040 && c <= 0x30FF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) ||
+           (c >= 0xF900 && c <= 0xFAFF);
+}
+
+static PyObject *
+index_form(PyObject *module, PyObject *arg)
+{
+    if (!PyUnicode_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "index_form() takes a str, not %.100s", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    if (PyUnicode_READY(arg) < 0)
+        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    int kind = PyUnicode_KIND(arg);
+    const void *data = PyUnicode_DATA(arg);
+    Py_ssize_t count = 0;
+    if (kind != PyUnicode_1BYTE_KIND) /* Latin-1 text holds no CJK character */
+        for (Py_ssize_t i = 0; i < n; i++)
+            count += index_cjk(PyUnicode_READ(kind, data, i));
+    if (count == 0)
+        return Py_NewRef(arg);
+    /* the output holds the input's widest character (a CJK one at least), so it is as wide as the input */
+    PyObject *out = PyUnicode_New(n + 2 * count, PyUnicode_MAX_CHAR_VALUE(arg));
+    if (out == NULL)
+        return NULL;
+    int out_kind = PyUnicode_KIND(out);
+    void *out_data = PyUnicode_DATA(out);
+    Py_ssize_t j = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (index_cjk(c)) {
+            PyUnicode_WRITE(out_kind, out_data, j++, ' ');
+            PyUnicode_WRITE(out_kind, out_data, j++, c);
+            PyUnicode_WRITE(out_kind, out_data, j++, ' ');
+        }
+        else
+            PyUnicode_WRITE(out_kind, out_data, j++, c);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"simhash", (PyCFunction)(void (*)(void))simhash, METH_FASTCALL,
      "simhash(lowered_text, size, /): dedup.simhash of a text already lower-cased, or None for a text "
      "holding a lone surrogate (left to the Python code)"},
     {"blake2b_8", blake2b_8_py, METH_O,
      "blake2b_8(data, /): the unkeyed 8-byte BLAKE2b digest of bytes, read big-endian (dedup.shingle_hash)"},
+    {"index_form", index_form, METH_O,
+     "index_form(text, /): search.index_form of a str: each CJK character set apart as \" c \""},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "_csimhash", "dedup.simhash in C", 0, methods,
+    PyModuleDef_HEAD_INIT, "_csimhash", "dedup.simhash and search.index_form in C", 0, methods,
 };
 
 PyMODINIT_FUNC
