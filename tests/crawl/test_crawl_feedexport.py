@@ -11,9 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy.exporters import JsonLinesItemExporter
 from scrapy.settings import Settings
+from scrapy.utils.misc import load_object
 from scrapy.utils.test import get_crawler
 
-from newscrawl.crawl.feedexport import JSON_LINES_FORMATS, FeedAddon, JsonLinesExporter
+from newscrawl.crawl.feedexport import JSON_LINES_EXPORTER, JSON_LINES_FORMATS, FeedAddon
+from newscrawl.crawl.jsonlines import JsonLinesExporter
 from newscrawl.items import EXPORT_FIELDS, NewsItem
 
 
@@ -106,7 +108,7 @@ def test_the_addon_installs_it_for_json_lines_and_keeps_a_projects_own_exporters
     settings = Settings({"FEED_EXPORTERS": own}, priority="project")
     FeedAddon().update_settings(settings)
     exporters = settings.getdict("FEED_EXPORTERS")
-    assert exporters == {"csv": "my.CsvExporter", "jl": "my.JlExporter", "jsonlines": JsonLinesExporter}
+    assert exporters == {"csv": "my.CsvExporter", "jl": "my.JlExporter", "jsonlines": JSON_LINES_EXPORTER}
     crawler = get_crawler(settings_dict={"ADDONS": {FeedAddon: 0}})
     got = crawler.settings.getwithbase("FEED_EXPORTERS")
-    assert all(got[name] is JsonLinesExporter for name in JSON_LINES_FORMATS)
+    assert all(load_object(got[name]) is JsonLinesExporter for name in JSON_LINES_FORMATS)
