@@ -32,22 +32,23 @@ def start_workers(settings: Mapping[str, Any]) -> None:
     """Fork the extraction workers now, before Scrapy is imported (:func:`~newscrawl.crawl.workers.prestart`):
     they warm up (as the fork server would, :func:`~newscrawl.crawl.workers.warm_fork_server`) while this
     process imports Scrapy and builds the crawler, and no fork server imports the extraction library a
-    second time. As many as ``-s NEWSCRAWL_EXTRACT_WORKERS`` says,
-    else the default (CPUs - 1); none for 0. A project or site setting asking for more has the others
-    started by the pool; workers it does not take stay idle until the command ends."""
+    second time. As many as ``-s NEWSCRAWL_EXTRACT_WORKERS`` says, else reextract's default (one per
+    CPU: :func:`~newscrawl.crawl.workers.reextract_workers`); none for 0. A project or site setting asking
+    for more has the others started by the pool; workers it does not take stay idle until the command
+    ends."""
     value = str(settings.get("NEWSCRAWL_EXTRACT_WORKERS", "")).strip()
     if str(settings.get("NEWSCRAWL_EXTRACT_ENABLED", "")).strip().lower() in ("0", "false"):
         return
     from newscrawl.crawl.workers import (
-        default_workers,
         prestart,
+        reextract_workers,
         run_page_job,
         warm_extraction,
         warm_fork_server,
     )
 
     try:
-        count = int(value) if value else default_workers()
+        count = int(value) if value else reextract_workers()
     except ValueError:
         return  # the crawler's settings check names it
     if count > 0:

@@ -293,11 +293,17 @@ REEXTRACT_WITHOUT_EXTENSIONS = ("scrapy.extensions.remote_control.RemoteControl"
 
 def reextract_settings(settings: dict[str, Any] | None = None) -> Settings:
     """The project's settings as a re-extraction runs with them: :data:`REEXTRACT_SETTINGS`, then
-    ``settings``, without :data:`REEXTRACT_WITHOUT_EXTENSIONS`."""
+    ``settings``, without :data:`REEXTRACT_WITHOUT_EXTENSIONS`; as many extraction workers as CPUs
+    (:func:`~newscrawl.crawl.workers.reextract_workers`) unless the project, the site or ``settings``
+    say how many."""
     from scrapy.utils.project import get_project_settings
 
     project = get_project_settings()
     project.setmodule("newscrawl.settings", priority="project")
+    if project.get("NEWSCRAWL_EXTRACT_WORKERS") in (None, ""):
+        from newscrawl.crawl.workers import reextract_workers
+
+        project.set("NEWSCRAWL_EXTRACT_WORKERS", reextract_workers(), "default")
     for key, value in {**REEXTRACT_SETTINGS, **(settings or {})}.items():
         project.set(key, value, "cmdline")
     base = project.getdict("EXTENSIONS_BASE")

@@ -310,12 +310,30 @@ def test_a_replay_goes_without_scrapys_remote_control_server_and_takes_other_set
     assert replay.get("NEWSCRAWL_ALGORITHM") == "cetd" and replay.getbool("ROBOTSTXT_OBEY") is False
 
 
-@pytest.mark.parametrize(("workers", "started"), [("2", 2), ("0", 0)])
+def test_a_replay_extracts_in_one_worker_per_cpu_unless_told_otherwise(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert reextract_settings().getint("NEWSCRAWL_EXTRACT_WORKERS") == 3  # a crawl's default: 2
+    assert reextract_settings({"NEWSCRAWL_EXTRACT_WORKERS": "1"}).getint("NEWSCRAWL_EXTRACT_WORKERS") == 1
+    # a site file's setting (spider priority) still wins over the replay's default
+    replay = reextract_settings()
+    replay.set("NEWSCRAWL_EXTRACT_WORKERS", 1, "spider")
+    assert replay.getint("NEWSCRAWL_EXTRACT_WORKERS") == 1
+    # so does the project's settings module
+    (tmp_path / "myproject_settings.py").write_text("NEWSCRAWL_EXTRACT_WORKERS = 2\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("SCRAPY_SETTINGS_MODULE", "myproject_settings")
+    assert reextract_settings().getint("NEWSCRAWL_EXTRACT_WORKERS") == 2
+
+
+@pytest.mark.parametrize(("workers", "started"), [("2", 2), ("0", 0), ("", 3)])
 def test_the_extraction_workers_are_forked_before_scrapy_is_imported_without_a_fork_server(
     workers: str, started: int
 ) -> None:
     code = (
-        "import multiprocessing, sys; from multiprocessing import forkserver; "
+        "import multiprocessing, os, sys; from multiprocessing import forkserver; "
+        "os.sched_getaffinity = lambda pid: {0, 1, 2}; "  # 3 CPUs: by default, one worker each
         "from newscrawl.cli.warc import start_workers; "
         f"start_workers({{'NEWSCRAWL_EXTRACT_WORKERS': {workers!r}}}); "
         "print(len(multiprocessing.active_children()), forkserver._forkserver._forkserver_pid is not None, "
