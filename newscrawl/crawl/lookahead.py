@@ -21,8 +21,16 @@ same text with the same functions.
 The worker computes ahead at most :data:`WINDOW` pages past the furthest it was asked for, and drops the
 answers to pages as far behind it, which the replay passed over (a page the spider did not extract: a
 redirect, a split article's later page...); the first page of a split article is asked for after its
-later pages. Made in the main process by :func:`newscrawl.crawl.warc.look_ahead` (which knows the crawl's
-settings and the site), used in the worker, where it reads the archive itself; it imports no Scrapy.
+later pages.
+
+With several workers (reextract's default: one per CPU) each has a share of the pages (:meth:`split`): the
+pages whose position in replay order is the worker's number modulo the workers, so that all of them work
+from the replay's start, as the replay asks them in turn; their pool hands each page's task to the worker
+of its share (:meth:`owner`), any other task to any worker. Each worker computes ahead only its share,
+within the same window (in positions: together they keep as many answers as one did).
+
+Made in the main process by :func:`newscrawl.crawl.warc.look_ahead` (which knows the crawl's settings and
+the site), used in the worker, where it reads the archive itself; it imports no Scrapy.
 """
 
 from __future__ import annotations
@@ -54,6 +62,9 @@ class ArchiveLookahead:
     template: PageTask
     pages: list[tuple[ArchiveEntry, str | None]]
     window: int = WINDOW
+    #: this lookahead's share of the pages: those at a position ``share`` modulo ``shares`` (:meth:`split`)
+    share: int = 0
+    shares: int = 1
     #: the worker's state (not sent): each page's position by URL (its first), the URLs computed ahead
     #: or asked for, the answers kept by URL with their position and task, the next position to compute,
     #: the last position asked for, open files, counts
@@ -71,7 +82,8 @@ class ArchiveLookahead:
             self._index.setdefault(entry.url, position)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"template": self.template, "pages": self.pages, "window": self.window}
+        return {"template": self.template, "pages": self.pages, "window": self.window, "share": self.share,
+                "shares": self.shares}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(**state)  # type: ignore[misc]
@@ -79,10 +91,13 @@ class ArchiveLookahead:
     def next(self) -> PageTask | None:
         """The task of the next page to compute ahead; None when there is none, or none within the window."""
         while self._next < len(self.pages) and self._next <= self._asked + self.window:
-            entry, kind = self.pages[self._next]
+            position = self._next
+            entry, kind = self.pages[position]
             self._next += 1
+            if position % self.shares != self.share or self._index[entry.url] != position:
+                continue  # another worker's, or twice in the archive (the replay reads its first)
             if entry.url in self._done:
-                continue  # asked for already, or twice in the archive (the replay reads its first)
+                continue  # asked for already
             self._done.add(entry.url)
             task = self.task(entry, kind)
             if task is not None:
@@ -150,6 +165,19 @@ class ArchiveLookahead:
 
     def counts(self) -> tuple[int, int]:
         return self._taken, self._computed
+
+    def split(self, count: int) -> list[ArchiveLookahead]:
+        """``count`` lookaheads over this one's pages, the n-th computing ahead those at a position n modulo
+        ``count`` (see the module): a worker's pages are spread over the whole replay, as its turns are."""
+        return [
+            ArchiveLookahead(self.template, self.pages, self.window, share, count) for share in range(count)
+        ]
+
+    def owner(self, payload: Any) -> int | None:
+        """The share (of :meth:`split`'s lookaheads) that computes ``payload`` ahead: that of its page's
+        first position; None for a task of a page not in the archive's list."""
+        position = self._index.get(payload.url) if isinstance(payload, PageTask) else None
+        return None if position is None else position % self.shares
 
 
 def header_charset(response: ArchivedResponse) -> str | None:

@@ -363,12 +363,12 @@ def reextract(
 
 
 def look_ahead(reader: Any, points: list[tuple[str, str]], spidercls: Any, settings: Settings) -> bool:
-    """Have the extraction worker forked ahead (:func:`newscrawl.cli.warc.start_workers`) extract the
-    archive's pages before the replay asks for them (:mod:`newscrawl.crawl.lookahead`), from now -- while
-    this process builds the crawler -- on. ``points`` are the replay's start points in its order; the task
-    of each is made as the spider and stage 1 make it, from ``settings`` as the spider's crawl has them.
-    Nothing when the crawl extracts in more than one worker (a task would go to any of them), without a
-    worker, or for a spider that is not a site's; False then."""
+    """Have the extraction workers forked ahead (:func:`newscrawl.cli.warc.start_workers`) extract the
+    archive's pages before the replay asks for them (:mod:`newscrawl.crawl.lookahead`), each its share,
+    from now -- while this process builds the crawler -- on. ``points`` are the replay's start points in
+    its order; the task of each is made as the spider and stage 1 make it, from ``settings`` as the
+    spider's crawl has them. Nothing when the crawl extracts inline, without a worker forked ahead, or for
+    a spider that is not a site's; False then."""
     from newscrawl.crawl import workers
     from newscrawl.crawl.config import ExtractorOptions, extract_workers, with_defaults
     from newscrawl.crawl.lookahead import ArchiveLookahead
@@ -381,7 +381,8 @@ def look_ahead(reader: Any, points: list[tuple[str, str]], spidercls: Any, setti
     spidercls.update_settings(copy)
     crawl = with_defaults(copy)
     try:
-        if not crawl.getbool("NEWSCRAWL_EXTRACT_ENABLED") or extract_workers(crawl) != 1:
+        count = extract_workers(crawl)
+        if not crawl.getbool("NEWSCRAWL_EXTRACT_ENABLED") or count < 1:
             return False
         options = ExtractorOptions.from_settings(crawl)
     except (ConfigError, ValueError):
@@ -396,4 +397,4 @@ def look_ahead(reader: Any, points: list[tuple[str, str]], spidercls: Any, setti
         elif kind == "auto" and not site.is_list(url):
             pages.append((reader.index[url], None))  # the classifier decides, in the worker
     lookahead = ArchiveLookahead(template, pages)
-    return workers.look_ahead(workers.run_page_job, workers.warm_extraction, lookahead)
+    return workers.look_ahead(workers.run_page_job, workers.warm_extraction, lookahead, count)

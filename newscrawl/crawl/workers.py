@@ -17,6 +17,13 @@ threaded crawler), ignore SIGINT (a Ctrl-C in the terminal reaches the whole pro
 decides when they stop) and exit when the crawler's end of their pipe closes, so none
 outlives a crawler that was killed.
 
+Workers forked ahead by ``newscrawl reextract`` (:func:`prestart`) are handed a :class:`Lookahead` split in
+one share per worker (:func:`look_ahead`): each computes its share's tasks while none is asked of it. Their
+pool then hands each task of a share to the dispatcher of that share, which took the worker forked for it
+(whatever order the dispatchers start in), and any other task to whichever dispatcher is free first; a
+worker lost is replaced in its dispatcher, which goes on with its share. A pool without a lookahead (a
+crawl) keeps one queue for all its dispatchers.
+
 The pool does not bound its queue: the crawler does. Scrapy stops downloading while the responses its
 scraper holds exceed ``SCRAPER_SLOT_MAX_ACTIVE_SIZE`` bytes, and a response is held until its item has
 left the pipelines, so the pages waiting here are bounded by that setting.
@@ -56,8 +63,9 @@ _Context = ForkServerContext | SpawnContext | ForkContext
 class _Worker(NamedTuple):
     process: multiprocessing.process.BaseProcess
     conn: Connection
-    #: handed a :class:`Lookahead` (:func:`look_ahead`): it computes tasks before they are asked for
-    ahead: bool = False
+    #: handed a :class:`Lookahead` (:func:`look_ahead`), it computes tasks before they are asked for: the
+    #: share of the split lookahead it was handed (None: none)
+    share: int | None = None
 
 
 class Lookahead(Protocol):
@@ -74,6 +82,15 @@ class Lookahead(Protocol):
 
     def counts(self) -> tuple[int, int]:
         """(answers taken, tasks computed ahead)."""
+        ...
+
+    def split(self, count: int) -> list[Lookahead]:
+        """``count`` lookaheads over this one's tasks, each computing only its share (one per worker)."""
+        ...
+
+    def owner(self, payload: Any) -> int | None:
+        """Which of the lookaheads :meth:`split` gave (this one among them) computes ``payload`` ahead;
+        None when none does."""
         ...
 
 
@@ -335,31 +352,59 @@ def _warm_twice(first: Callable[[], None], then: Callable[[], None] | None) -> N
         then()
 
 
-def look_ahead(task: Callable[[Any], Any], warm: Callable[[], None] | None, lookahead: Lookahead) -> bool:
-    """Hand ``lookahead`` to the worker :func:`prestart` forked for ``task`` and ``warm``: it computes the
-    lookahead's tasks while none is asked of it, from now (before its pool takes it) to its end. Only when
-    one worker waits (the tasks of several workers would be asked of any of them); False when none does.
+#: the lookaheads split over workers :func:`prestart` forked, by (task, warm-up): how many shares, and
+#: which share a task is of (:meth:`Lookahead.owner`), for the next pool of that task to route its tasks by
+_SPLIT: dict[tuple[Callable[[Any], Any], Callable[[], None] | None], tuple[int, Callable[[Any], int | None]]]
+_SPLIT = {}
+
+
+def look_ahead(
+    task: Callable[[Any], Any], warm: Callable[[], None] | None, lookahead: Lookahead, workers: int = 1
+) -> bool:
+    """Split ``lookahead`` in one share per worker of the pool to come (``workers``: :meth:`Lookahead.split`)
+    and hand each share to a worker :func:`prestart` forked for ``task`` and ``warm``: it computes its
+    share's tasks while none is asked of it, from now (before its pool takes it) to its end. That pool
+    hands each task to the worker of its share (:meth:`Lookahead.owner`), the others to any of them; a
+    share no worker forked ahead holds is computed as it is asked, by the worker the pool starts for it.
+    False when no worker waits, or the waiting ones look ahead already.
 
     A task asked for is answered from the lookahead only when it is the very task computed ahead
     (:meth:`Lookahead.take`); a worker killed or crashed while it looked ahead has its pool hand the task it
-    was asked once more to a fresh worker (it may have died on a task of its own choosing)."""
+    was asked once more to a fresh worker (it may have died on a task of its own choosing), which takes the
+    lost one's share and computes its tasks as they come."""
     with _PRESTARTED_LOCK:
         waiting = _PRESTARTED.get((task, warm), [])
-        if len(waiting) != 1 or waiting[0].ahead:
+        if not waiting or any(worker.share is not None for worker in waiting):
             return False
-        worker = waiting[0]
-        try:
-            worker.conn.send((_AHEAD, lookahead))
-        except (OSError, ValueError):
-            return False
-        waiting[0] = worker._replace(ahead=True)
+        shares = lookahead.split(workers)
+        for n, (worker, share) in enumerate(zip(waiting, shares, strict=False)):  # workers: prestarted ones
+            try:
+                worker.conn.send((_AHEAD, share))
+            except (OSError, ValueError):
+                pass  # a worker gone: its pool replaces it, and the replacement computes its share on demand
+            waiting[n] = worker._replace(share=n)
+        _SPLIT[(task, warm)] = (workers, shares[0].owner)
     return True
 
 
-def _take_prestarted(task: Callable[[Any], Any], warm: Callable[[], None] | None) -> _Worker | None:
+def _take_prestarted(
+    task: Callable[[Any], Any], warm: Callable[[], None] | None, shares: tuple[int | None, ...] | None = None
+) -> _Worker | None:
+    """The first worker forked ahead for ``task`` and ``warm`` that no pool took; with ``shares``, the first
+    of those whose share (:attr:`_Worker.share`) is one of them."""
     with _PRESTARTED_LOCK:
-        waiting = _PRESTARTED.get((task, warm))
-        return waiting.pop(0) if waiting else None
+        waiting = _PRESTARTED.get((task, warm), [])
+        for n, worker in enumerate(waiting):
+            if shares is None or worker.share in shares:
+                return waiting.pop(n)
+        return None
+
+
+def _take_split(
+    task: Callable[[Any], Any], warm: Callable[[], None] | None
+) -> tuple[int, Callable[[Any], int | None]] | None:
+    with _PRESTARTED_LOCK:
+        return _SPLIT.pop((task, warm), None)
 
 
 # -- the pool -----------------------------------------------------------------------------------------------
@@ -368,6 +413,34 @@ _STOP = object()
 #: tasks handed to one worker at once: the one it works on and the next, so that it never waits between
 #: two pages for the crawler's dispatcher thread (which waits for the GIL while the reactor runs)
 PREFETCH = 2
+
+
+class _Routed:
+    """A pool's queue while its workers share a split lookahead (:func:`look_ahead`): the tasks of each share,
+    which only that share's dispatcher takes, and the others, which any takes (after its share's)."""
+
+    def __init__(self, shares: int) -> None:
+        self._ready = threading.Condition()
+        self._own: list[collections.deque[Any]] = [collections.deque() for _ in range(shares)]
+        self._any: collections.deque[Any] = collections.deque()
+
+    def put(self, job: Any, share: int | None = None) -> None:
+        with self._ready:
+            (self._any if share is None else self._own[share]).append(job)
+            self._ready.notify_all()
+
+    def get(self, share: int | None, block: bool = True) -> Any:
+        """The next job of ``share``, else the next of none; :class:`queue.Empty` when none waits and not
+        ``block``."""
+        with self._ready:
+            while True:
+                if share is not None and self._own[share]:
+                    return self._own[share].popleft()
+                if self._any:
+                    return self._any.popleft()
+                if not block:
+                    raise queue.Empty
+                self._ready.wait()
 
 
 @dataclass
@@ -409,6 +482,9 @@ class WorkerPool:
         if start_method == "forkserver":
             self.context.set_forkserver_preload(PRELOAD)
         self._queue: queue.Queue[Any] = queue.Queue()
+        #: while the workers forked ahead share a split lookahead: the queue by share, and a task's share
+        self._routed: _Routed | None = None
+        self._owner: Callable[[Any], int | None] | None = None
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         #: tasks whose worker crashed / was killed, and workers started (replacements included)
@@ -430,15 +506,24 @@ class WorkerPool:
         """Start the workers (each imports the library and warms up before it takes a task)."""
         if self._threads:
             return
+        split = _take_split(self.task, self.warm)
+        # a share for each worker, else one queue as in a crawl (one worker has every task its own anyway)
+        if split is not None and split[0] == self.workers > 1:
+            self._owner = split[1]
+            self._routed = _Routed(self.workers)
         for n in range(self.workers):
-            thread = threading.Thread(target=self._dispatch, name=f"newscrawl-worker-{n}", daemon=True)
+            # the n-th dispatcher takes the worker of the n-th share (not the n-th worker forked ahead:
+            # dispatchers start in any order), and its share's tasks
+            thread = threading.Thread(
+                target=self._dispatch, args=(n,), name=f"newscrawl-worker-{n}", daemon=True
+            )
             self._threads.append(thread)
             thread.start()
 
     def close(self, timeout: float = STOP_TIMEOUT) -> None:
         """Let the queued tasks finish, then stop every worker (killing one that does not stop)."""
         for _ in self._threads:
-            self._queue.put(_STOP)
+            (self._queue if self._routed is None else self._routed).put(_STOP)
         for thread in self._threads:
             thread.join()
         self._threads = []
@@ -449,18 +534,23 @@ class WorkerPool:
         if not self._threads:
             raise RuntimeError("WorkerPool.submit before start()")
         future: Future[Any] = Future()
-        self._queue.put((payload, future))
+        if self._routed is None or self._owner is None:
+            self._queue.put((payload, future))
+        else:
+            self._routed.put((payload, future), self._owner(payload))
         return future
 
     # -- one dispatcher thread per worker
 
-    def _spawn(self) -> tuple[multiprocessing.process.BaseProcess, Connection, bool]:
-        """A worker ready for tasks: one :func:`prestart` forked, else a new one; and whether it looks
-        ahead (:func:`look_ahead`)."""
-        prestarted = _take_prestarted(self.task, self.warm)
+    def _spawn(self, share: int) -> tuple[multiprocessing.process.BaseProcess, Connection, bool]:
+        """A worker ready for tasks: one :func:`prestart` forked (while tasks are routed by share, the
+        worker of ``share``, or one of none), else a new one; and whether it looks ahead
+        (:func:`look_ahead`)."""
+        shares = None if self._routed is None else (share, None)
+        prestarted = _take_prestarted(self.task, self.warm, shares)
         ahead = False
         if prestarted is not None:
-            process, mine, ahead = prestarted
+            process, mine, ahead = prestarted.process, prestarted.conn, prestarted.share is not None
         else:
             mine, theirs = self.context.Pipe(duplex=True)
             process = self.context.Process(
@@ -483,7 +573,9 @@ class WorkerPool:
             )
         return process, mine, ahead
 
-    def _dispatch(self) -> None:
+    def _dispatch(self, share: int) -> None:
+        """Hand tasks to a worker (that of ``share`` while tasks are routed by share); read its answers."""
+        get = self._queue.get if self._routed is None else functools.partial(self._routed.get, share)
         process: multiprocessing.process.BaseProcess | None = None
         conn: Connection | None = None
         #: tasks handed to the current worker, oldest first (it works on the first, the others wait)
@@ -495,7 +587,7 @@ class WorkerPool:
         ahead = False
         try:
             try:  # now, not on the first task: the first pages find their workers started and warm
-                process, conn, ahead = self._spawn()
+                process, conn, ahead = self._spawn(share)
             except WorkerFailed:
                 pass  # the first task tries again, and fails with the reason if it fails again
             while True:
@@ -507,7 +599,7 @@ class WorkerPool:
                         break
                     else:
                         try:
-                            job = self._queue.get(block=not sent)
+                            job = get(block=not sent)
                         except queue.Empty:
                             break
                         if job is _STOP:
@@ -518,7 +610,7 @@ class WorkerPool:
                             continue
                     try:
                         if process is None or conn is None:
-                            process, conn, ahead = self._spawn()
+                            process, conn, ahead = self._spawn(share)
                         conn.send((_TASK, payload))
                     except WorkerFailed as e:
                         future.set_exception(e)

@@ -138,6 +138,36 @@ def test_the_worker_extracts_ahead_exactly_the_tasks_the_replay_asks_for(replaye
     assert 1 <= stats["newscrawl/workers/ahead_computed"] == stats["newscrawl/workers/ahead_taken"] <= 3
 
 
+def test_two_workers_each_extract_ahead_their_share_and_give_the_records_of_one(tmp_path: Path) -> None:
+    (tmp_path / "sites").mkdir()
+    (tmp_path / "sites" / "replaysite.toml").write_text(SITE, encoding="utf-8")
+    warcs = write_archive(tmp_path)
+    sites = f"NEWSCRAWL_SITES_DIR={tmp_path / 'sites'}"
+    one = run_reextract(tmp_path, warcs, "one", sites, "NEWSCRAWL_EXTRACT_WORKERS=1")
+    two = run_reextract(tmp_path, warcs, "two", sites, "NEWSCRAWL_EXTRACT_WORKERS=2")
+    # one, two and three, each asked of the worker that computed it ahead (its share's)
+    stats = two["stats"]
+    assert stats["newscrawl/workers/started"] == 2
+    assert 1 <= stats["newscrawl/workers/ahead_computed"] == stats["newscrawl/workers/ahead_taken"] <= 3
+    assert two["records"] == one["records"] and len(one["records"]) == 3
+
+
+def test_a_split_lookahead_gives_each_share_its_pages_in_replay_order(replayed: dict[str, Any]) -> None:
+    from newscrawl.crawl.lookahead import ArchiveLookahead
+    from newscrawl.crawl.workers import PageTask
+
+    with ArchiveReader(replayed["warcs"]) as reader:
+        urls = [url("one"), f"{HOST}/a/old.html", url("two"), url("three"), url("gone"), url("one")]
+        whole = ArchiveLookahead(PageTask(b"", ""), [(reader.index[u], "article") for u in urls])
+        shares = whole.split(2)
+        computed = [[task.url for task in iter(share.next, None)] for share in shares]
+    # positions 0, 2, 4 and 1, 3, 5: the redirect and the 404 are not extracted, the second "one" is read
+    # by the replay as the first
+    assert computed == [[url("one"), url("two")], [url("three")]]
+    assert [shares[1].owner(PageTask(b"", u)) for u in urls] == [0, 1, 0, 1, 0, 0]
+    assert shares[0].owner(PageTask(b"", url("missing"))) is None and shares[0].owner("other") is None
+
+
 #: the site with fields and settings that change the extraction task of each page
 SITE_WITH_OVERRIDES = SITE.replace('timezone = "Asia/Shanghai"', 'timezone = "Europe/Berlin"') + """
 [xpath]

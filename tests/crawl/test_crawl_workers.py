@@ -297,3 +297,75 @@ def test_a_task_asked_of_a_worker_lost_while_looking_ahead_goes_to_a_fresh_worke
     # the worker crashes on a task of its own choosing: the task asked of it is not lost with it
     _, answers = look_ahead_run(["crash"], ["ok", "ok"])
     assert answers == "['computed', 'computed'] 2 0"
+
+
+SPLIT_AHEAD = """
+import os, sys, tempfile, time
+from newscrawl.crawl.workers import WorkerPool, look_ahead, prestart
+sys.path.insert(0, {tests!r})
+from crawl.workers_support import Ahead, misbehave
+mark = os.path.join(tempfile.mkdtemp(), "taken")
+prestart(misbehave, 2)
+print(look_ahead(misbehave, None, Ahead(*{ahead}, mark=mark), workers=2))
+# the pool is asked once each worker has taken ahead what it will (it keeps the answer before it reads its
+# inbox): a worker lost on a payload of its own takes no other
+deadline = time.monotonic() + 60
+lines = []
+while len(lines) < {computed} and time.monotonic() < deadline:
+    time.sleep(0.01)
+    lines = open(mark).read().split() if os.path.exists(mark) else []
+print(dict(zip(lines[1::2], map(int, lines[::2]))))
+pool = WorkerPool(misbehave, 2)
+pool.start()
+answers = [pool.submit(what).result(60) for what in {asked}]
+pool.close()
+print([["ahead", a[1]] if isinstance(a, tuple) else ["computed", a] for a in answers])
+print(pool.started, pool.crashed, pool.ahead_taken, pool.ahead_computed)
+"""
+
+
+def split_run(
+    ahead: list[str], asked: list[str], computed: int
+) -> tuple[str, dict[str, int], list, list[int]]:
+    """Two workers forked ahead and handed a lookahead over ``ahead``, the pool asked ``asked`` once
+    ``computed`` payloads were taken ahead: whether look_ahead took, which worker (pid) took each payload
+    ahead, each answer (ahead or computed, with the pid that computed it), and the pool's workers started,
+    crashed, answers taken from a lookahead and payloads computed ahead."""
+    tests = str(Path(__file__).parents[1])
+    code = SPLIT_AHEAD.format(tests=tests, ahead=ahead, asked=asked, computed=computed)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    handed, taken, answers, counts = done.stdout.split("\n")[:4]
+    return handed, eval(taken), eval(answers), [int(n) for n in counts.split()]
+
+
+def test_two_workers_each_compute_ahead_their_share_and_are_asked_its_tasks():
+    payloads = [f"page-{n}" for n in range(6)]
+    handed, taken, answers, counts = split_run(payloads, [*payloads, "other"], computed=6)
+    assert handed == "True"
+    # positions 0, 2, 4 to one worker, 1, 3, 5 to the other: each computed ahead its share only
+    assert taken["page-0"] == taken["page-2"] == taken["page-4"] != taken["page-1"]
+    assert taken["page-1"] == taken["page-3"] == taken["page-5"]
+    # each page's task went to the worker that computed it ahead; the one no share holds is computed
+    assert answers[:6] == [["ahead", taken[p]] for p in payloads]
+    assert answers[6][0] == "computed" and answers[6][1] in taken.values()
+    assert counts == [2, 0, 6, 6]
+
+
+def test_tasks_without_a_share_are_spread_over_the_workers_looking_ahead():
+    # nothing to compute ahead; the tasks no share holds go to whichever worker is free, as in a crawl
+    _, _, answers, counts = split_run([], [f"other-{n}" for n in range(40)], computed=0)
+    assert {how for how, _ in answers} == {"computed"} and len({pid for _, pid in answers}) == 2
+    assert counts == [2, 0, 0, 0]
+
+
+def test_the_share_of_a_worker_lost_while_looking_ahead_goes_to_its_replacement():
+    # the second worker crashes on its first payload ahead: its share's tasks are computed by a fresh
+    # worker (the task asked of the lost one tried once more), the first worker's answered from its lookahead
+    handed, taken, answers, counts = split_run(["page-0", "crash", "page-2", "page-3"],
+                                               ["page-0", "page-2", "page-3", "crash-free"], computed=3)
+    assert handed == "True" and taken["page-0"] == taken["page-2"] != taken["crash"]
+    assert answers[:2] == [["ahead", taken["page-0"]]] * 2
+    assert answers[2][0] == "computed" and answers[2][1] not in taken.values()
+    assert answers[3][0] == "computed"
+    assert counts == [3, 1, 2, 2]

@@ -49,22 +49,26 @@ def warm_state(_: object) -> tuple[bool, bool]:
 
 
 class Ahead:
-    """A lookahead (newscrawl.crawl.workers.Lookahead) over ``payloads``: each answer kept is the worker's
-    answer to its payload, marked ``ahead``."""
+    """A lookahead (newscrawl.crawl.workers.Lookahead) over ``payloads``, or over those at a position
+    ``share`` modulo ``shares`` (:meth:`split`): each answer kept is the worker's answer to its payload,
+    marked ``ahead``."""
 
-    def __init__(self, *payloads: str, mark: str | None = None) -> None:
-        self.payloads = list(payloads)
+    def __init__(self, *payloads: str, mark: str | None = None, share: int = 0, shares: int = 1) -> None:
+        self.every = payloads
+        self.payloads = [p for n, p in enumerate(payloads) if n % shares == share]
+        self.share, self.shares = share, shares
         self.kept: dict[str, tuple[bool, object]] = {}
         self.taken = 0
-        self.mark = mark  # a file created when the worker takes a payload to compute ahead
+        self.mark = mark  # a file with a line "pid payload" added when the worker takes a payload ahead
 
     def next(self) -> str | None:
         if not self.payloads:
             return None
+        payload = self.payloads.pop(0)
         if self.mark is not None:
-            with open(self.mark, "w"):
-                pass
-        return self.payloads.pop(0)
+            with open(self.mark, "a") as f:
+                f.write(f"{os.getpid()} {payload}\n")
+        return payload
 
     def keep(self, payload: str, answer: tuple[bool, object]) -> None:
         self.kept[payload] = (answer[0], ("ahead", answer[1]))
@@ -76,3 +80,9 @@ class Ahead:
 
     def counts(self) -> tuple[int, int]:
         return self.taken, len(self.kept) + self.taken
+
+    def split(self, count: int) -> list[Ahead]:
+        return [Ahead(*self.every, mark=self.mark, share=n, shares=count) for n in range(count)]
+
+    def owner(self, payload: str) -> int | None:
+        return self.every.index(payload) % self.shares if payload in self.every else None
