@@ -56,3 +56,24 @@ def response(
     data = body.encode("utf-8") if isinstance(body, str) else body
     meta = {"newscrawl_kind": kind} if kind else {}
     return HtmlResponse(url, body=data, headers=headers or {}, request=Request(url, meta=meta))
+
+
+#: seconds of head start: a worker's warm-up takes 0.3-0.6 s, a page of the tests' archives a few ms
+HEAD_START = 3.0
+#: ``python -c`` code running ``newscrawl ARGS...`` whose main process pauses :data:`HEAD_START` seconds
+#: once it has handed the workers their lookahead: how much they compute before the replay asks for a
+#: page otherwise depends on the machine's load (none at all when the first tasks reach a worker before
+#: its warm-up ends), so a test that counts the pages computed ahead gives them this head start
+HEAD_START_CLI = f"""
+import sys, time
+import newscrawl.crawl.workers as workers
+handed = workers.look_ahead
+def look_ahead(*args, **kwargs):
+    given = handed(*args, **kwargs)
+    time.sleep({HEAD_START})
+    return given
+workers.look_ahead = look_ahead
+from newscrawl.cli import entry_point
+sys.argv[0] = "newscrawl"
+sys.exit(entry_point())
+"""

@@ -18,6 +18,7 @@ from warcio.archiveiterator import ArchiveIterator
 from newscrawl.crawl.config import ConfigError
 from newscrawl.crawl.warc import FETCHED_AT_META, WarcMiddleware, WarcReplayMiddleware
 from newscrawl.storage.warc import ArchivedResponse, archived_responses
+from tests.crawl.helpers import HEAD_START_CLI
 from tests.crawl.test_crawl_e2e import DEMO_ARTICLES, demo, records, run
 
 
@@ -134,8 +135,8 @@ def test_demo_crawl_to_warc_to_reextract_gives_the_same_records(
 ) -> None:
     out = crawled["out"]
     again, stats = out.parent / f"again-{workers}.jsonl", out.parent / f"again-{workers}.stats.json"
-    done = run(
-        [sys.executable, "-m", "newscrawl.cli", "reextract", *map(str, crawled["warcs"]), "-o", str(again),
+    done = run(  # the workers given a head start, so that they compute ahead whatever the machine's load
+        [sys.executable, "-c", HEAD_START_CLI, "reextract", *map(str, crawled["warcs"]), "-o", str(again),
          "--db", str(out.parent / f"again-{workers}.sqlite3"), "-s", f"NEWSCRAWL_EXTRACT_WORKERS={workers}",
          "-s", f"NEWSCRAWL_STATS_FILE={stats}"],
         cwd=out.parent,
