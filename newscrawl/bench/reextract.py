@@ -13,8 +13,8 @@ the archive:
 
 Both extract in one process: ``extract`` runs in one, so reextract gets one extraction worker
 (:data:`EQUAL_FOOTING`, unless ``-s`` says otherwise) whatever the CPUs, and its main process -- the
-spider, stage 2, the sinks -- is what it adds. (Its default, CPUs - 1 workers, would turn the figure into
-a count of this machine's cores.)
+spider, stage 2, the sinks -- is what it adds. (Its default, one worker per CPU, would turn the figure
+into a count of this machine's cores.)
 
 Every command runs with a bytecode cache of its own (``PYTHONPYCACHEPREFIX`` in the work folder, newscrawl
 compiled into it before the first run, ``PYTHONDONTWRITEBYTECODE`` dropped): as an installed newscrawl

@@ -31,7 +31,7 @@ NEWSCRAWL_MAX_TEXT_CHARS: int | None = None
 #: CPU seconds of the thread extracting a page (the page's own work: a loaded machine does not spend it)
 NEWSCRAWL_TIME_BUDGET: float | None = None
 #: worker processes extracting pages off the reactor (newscrawl.crawl.workers); None: CPUs - 1, at least
-#: 1; 0: extract on the reactor thread, for debugging
+#: 1 (``newscrawl reextract``: one per CPU); 0: extract on the reactor thread, for debugging
 NEWSCRAWL_EXTRACT_WORKERS: int | None = None
 #: wall seconds a worker may spend on one page before it is killed and replaced, the page dropped as
 #: extract_error (0: never). 3x the default time budget: a page past its budget gives up at the next
