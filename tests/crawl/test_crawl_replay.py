@@ -117,6 +117,14 @@ def replayed(tmp_path_factory: Any) -> dict[str, Any]:
     }
 
 
+def archive_and_site(folder: Path, site: str) -> tuple[list[Path], str]:
+    """The test archive written in ``folder`` and the setting naming a sites folder there holding ``site``
+    (a site file's text)."""
+    (folder / "sites").mkdir()
+    (folder / "sites" / "replaysite.toml").write_text(site, encoding="utf-8")
+    return write_archive(folder), f"NEWSCRAWL_SITES_DIR={folder / 'sites'}"
+
+
 def run_reextract(
     folder: Path, warcs: list[Path], name: str, *settings: str, head_start: bool = False
 ) -> dict[str, Any]:
@@ -146,10 +154,7 @@ def test_the_worker_extracts_ahead_exactly_the_tasks_the_replay_asks_for(replaye
 def test_with_a_head_start_the_worker_extracts_every_page_ahead_as_the_replay_asks_for_it(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "sites").mkdir()
-    (tmp_path / "sites" / "replaysite.toml").write_text(SITE, encoding="utf-8")
-    warcs = write_archive(tmp_path)
-    sites = f"NEWSCRAWL_SITES_DIR={tmp_path / 'sites'}"
+    warcs, sites = archive_and_site(tmp_path, SITE)
     ahead = run_reextract(tmp_path, warcs, "ahead", sites, "NEWSCRAWL_EXTRACT_WORKERS=1", head_start=True)
     # one, two and three (gzipped); page 2 of one is no start point, the 301 and the 404 are not extracted
     stats = ahead["stats"]
@@ -158,10 +163,7 @@ def test_with_a_head_start_the_worker_extracts_every_page_ahead_as_the_replay_as
 
 
 def test_two_workers_each_extract_ahead_their_share_and_give_the_records_of_one(tmp_path: Path) -> None:
-    (tmp_path / "sites").mkdir()
-    (tmp_path / "sites" / "replaysite.toml").write_text(SITE, encoding="utf-8")
-    warcs = write_archive(tmp_path)
-    sites = f"NEWSCRAWL_SITES_DIR={tmp_path / 'sites'}"
+    warcs, sites = archive_and_site(tmp_path, SITE)
     one = run_reextract(tmp_path, warcs, "one", sites, "NEWSCRAWL_EXTRACT_WORKERS=1")
     two = run_reextract(tmp_path, warcs, "two", sites, "NEWSCRAWL_EXTRACT_WORKERS=2", head_start=True)
     # one, two and three, each asked of the worker that computed it ahead (its share's)
@@ -202,10 +204,7 @@ NEWSCRAWL_MAX_NODES = 40000
 def test_pages_extracted_ahead_with_the_sites_fields_and_settings_give_the_records_extracted_inline(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "sites").mkdir()
-    (tmp_path / "sites" / "replaysite.toml").write_text(SITE_WITH_OVERRIDES, encoding="utf-8")
-    warcs = write_archive(tmp_path)
-    sites = f"NEWSCRAWL_SITES_DIR={tmp_path / 'sites'}"
+    warcs, sites = archive_and_site(tmp_path, SITE_WITH_OVERRIDES)
     ahead = run_reextract(tmp_path, warcs, "ahead", sites, "NEWSCRAWL_EXTRACT_WORKERS=1",
                           "NEWSCRAWL_TIME_BUDGET=30", head_start=True)
     inline = run_reextract(tmp_path, warcs, "inline", sites, "NEWSCRAWL_EXTRACT_WORKERS=0",
