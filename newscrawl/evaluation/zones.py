@@ -1,13 +1,13 @@
 """Invented time zones: a publish time given an offset the page never supports.
 
 A UTC offset on ``published_at`` is *supported* when the page writes a date-time with that offset (``Z``,
-``+02:00``, ``+0200``, ``GMT``, ``EDT``...) or writes the same instant with another offset (``03:16Z``
-shown as ``05:16+02:00``, the page's local clock), or when the page's declared language, its host or its
-declared national charset names a region whose zone has that offset (issue 12: zh-CN or a .cn host ->
-Asia/Shanghai, zh-TW -> Asia/Taipei, zh-HK -> Asia/Hong_Kong, zh-SG -> Asia/Singapore, ja -> Asia/Tokyo,
-ko -> Asia/Seoul; ``zh`` alone names no region; GB2312/GBK/GB18030 and Big5 are Chinese national
-standards, Shift_JIS/EUC-JP Japanese, EUC-KR Korean). Any other offset was invented by the extractor, as
-``+08:00`` on an English page whose times carry no zone.
+``+02:00``, ``+0200``, ``GMT``, ``EDT``, ``ET`` in its offset of that day...) or writes the same instant
+with another offset (``03:16Z`` shown as ``05:16+02:00``, the page's local clock), or when the page's
+declared language, its host or its declared national charset names a region whose zone has that offset
+(issue 12: zh-CN or a .cn host -> Asia/Shanghai, zh-TW -> Asia/Taipei, zh-HK -> Asia/Hong_Kong, zh-SG ->
+Asia/Singapore, ja -> Asia/Tokyo, ko -> Asia/Seoul; ``zh`` alone names no region; GB2312/GBK/GB18030 and
+Big5 are Chinese national standards, Shift_JIS/EUC-JP Japanese, EUC-KR Korean). Any other offset was
+invented by the extractor, as ``+08:00`` on an English page whose times carry no zone.
 
 A declared language or a host also supports the offsets of the zone the library's tables
 (``date_data.LANGUAGE_ZONES``, ``HOST_ZONES``: de -> Europe/Berlin, en-GB -> Europe/London...) give it, at
@@ -31,25 +31,26 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from newscrawl.extract.metadata.date_data import HOST_ZONES, LANGUAGE_ZONES
+from newscrawl.extract.metadata.date_data import GENERIC_ZONES, HOST_ZONES, LANGUAGE_ZONES, ZONE_ABBREVIATIONS
 
 #: a date-time written with an offset: ISO 8601 (``2024-09-03T04:03:19Z``, ``... +02:00``, ``+0200``) or
 #: an e-mail style time (``04:03:19 +0000``, ``04:03 GMT``)
 _ISO_OFFSET_RE = re.compile(
     rb"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:[.,]\d+)?\s?(Z|[+-]\d{2}:?\d{2})(?![\d:])"
 )
+#: zone abbreviations written after a time, and their offsets (IST: India): the library's table
+#: (shared data), and CST read as US Central, which the library leaves out as ambiguous
+ABBREVIATIONS = {
+    name: f"{'-' if minutes < 0 else '+'}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+    for name, minutes in ZONE_ABBREVIATIONS.items()
+} | {"CST": "-06:00"}
 _MAIL_OFFSET_RE = re.compile(
     rb"\b\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"  # fractional seconds too: 10:07:01.000000 CEST
     rb"(?:\s?[AaPp]\.?[Mm]\.?)?"  # and a 12-hour clock: 07:47 PM EST
-    rb"\s(GMT|UTC|[+-]\d{4}|[ECMP][SD]T|BST|CES?T|EES?T|WES?T|IST|JST|KST|HKT)\b"
+    rb"\s(?:Uhr\s)?([+-]\d{4}|"  # and a German clock: 18:15 Uhr MEZ
+    + b"|".join(sorted((n.encode() for n in (*ABBREVIATIONS, *GENERIC_ZONES)), key=len, reverse=True))
+    + rb")\b"
 )
-#: zone abbreviations written after a time, and their offsets (IST: India)
-ABBREVIATIONS = {
-    "EST": "-05:00", "EDT": "-04:00", "CST": "-06:00", "CDT": "-05:00", "MST": "-07:00", "MDT": "-06:00",
-    "PST": "-08:00", "PDT": "-07:00", "BST": "+01:00", "CET": "+01:00", "CEST": "+02:00", "EET": "+02:00",
-    "EEST": "+03:00", "WET": "+00:00", "WEST": "+01:00", "IST": "+05:30", "JST": "+09:00", "KST": "+09:00",
-    "HKT": "+08:00",
-}
 #: the declared language: <html lang>, <meta http-equiv=content-language>, og:locale
 _LANG_RE = re.compile(
     rb"<html\b[^>]*?\s(?:xml:)?lang\s*=\s*[\"']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)"
@@ -138,7 +139,13 @@ def zone_signals(page: bytes, url: str | None) -> ZoneSignals:
         instant = _instant(f"{m.group(1).decode()}T{m.group(2).decode()}{offset}")
         if instant is not None:
             instants.add(instant)
-    written |= {normalize_offset(m.group(1).decode()) for m in _MAIL_OFFSET_RE.finditer(page)}
+    zones: set[str] = set()
+    for m in _MAIL_OFFSET_RE.finditer(page):
+        written_zone = m.group(1).decode()
+        if written_zone in GENERIC_ZONES:  # "6:15 p.m. ET": the zone's offset on that day
+            zones.add(GENERIC_ZONES[written_zone])
+        else:
+            written.add(normalize_offset(written_zone))
     regional = set()
     for m in _LANG_RE.finditer(page[:LANG_SCAN_BYTES]):
         lang = next(g for g in m.groups() if g).decode()
@@ -153,7 +160,7 @@ def zone_signals(page: bytes, url: str | None) -> ZoneSignals:
     tld = host.rsplit(".", 1)[-1]
     if tld in REGION_OFFSETS and tld not in _LANGUAGE_ONLY_REGIONS:
         regional.add(REGION_OFFSETS[tld])
-    zones = {z for m in _LANG_RE.finditer(page[:LANG_SCAN_BYTES]) if (z := _language_zone(m))}
+    zones |= {z for m in _LANG_RE.finditer(page[:LANG_SCAN_BYTES]) if (z := _language_zone(m))}
     zones |= {name for suffix, name in HOST_ZONES if host.endswith(suffix)}
     epochs = {
         datetime.fromtimestamp(int(m.group(1)), UTC).replace(second=0) for m in _EPOCH_RE.finditer(page)

@@ -106,3 +106,17 @@ def test_a_page_of_white_space_is_read_once() -> None:
     # this page would take hours
     page = b"<pre>" + b" \n" * 500_000 + b'</pre><script>var ct = "1581517074";</script>'
     assert not invented_offset("2020-02-12T14:17:54+00:00", zone_signals(page, None))
+
+
+def test_a_north_american_zone_name_supports_that_days_offset_only():
+    signals = zone_signals(b"<p>Updated March 4, 2025, 6:15 p.m. ET</p>", "https://example.com/a")
+    assert not invented_offset("2025-03-04T18:15:00-05:00", signals)
+    assert not invented_offset("2025-07-04T18:15:00-04:00", signals)
+    assert invented_offset("2025-07-04T18:15:00-05:00", signals)  # summer: ET is -04:00
+    assert invented_offset("2025-03-04T18:15:00+08:00", signals)
+
+
+def test_a_german_clock_with_its_zone_supports_that_offset():
+    signals = zone_signals(b"<p>Do 25.04.24 | 18:15 Uhr MESZ</p>", "https://example.com/a")
+    assert not invented_offset("2024-04-25T18:15:00+02:00", signals)
+    assert invented_offset("2024-04-25T18:15:00+01:00", signals)

@@ -124,3 +124,39 @@ def test_a_time_set_off_from_its_date_by_a_bar_dot_dash_or_slash_belongs_to_it(t
 def test_a_bar_without_a_time_after_it_leaves_the_date_alone():
     hits = find_dates("Antenne Brandenburg | 24.04.2024 | Eva Kirchner")
     assert [(h.when.isoformat(), h.has_time) for h in hits] == [("2024-04-24T00:00:00", False)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a zone name after the time, as pages write it: in capitals
+        ("Mar 3, 2021 10:00 AM EST", "2021-03-03T10:00:00-05:00"),
+        ("4 March 2025 18:15 CEST", "2025-03-04T18:15:00+02:00"),
+        ("4. März 2025 um 18:15 Uhr MEZ", "2025-03-04T18:15:00+01:00"),
+        ("3 March 2025 09:00 AEDT", "2025-03-03T09:00:00+11:00"),
+        # North American zone names without summer or winter time: that day's offset
+        ("March 4, 2025, 6:15 p.m. ET", "2025-03-04T18:15:00-05:00"),
+        ("July 4, 2025, 6:15 p.m. ET", "2025-07-04T18:15:00-04:00"),
+        ("July 4, 2025 at 9:00 AM PT", "2025-07-04T09:00:00-07:00"),
+        # words that are not zones: French "est" (is) and "et" (and), an unknown or ambiguous name
+        ("4 mars 2025 à 18:15 est publié", "2025-03-04T18:15:00"),
+        ("4 mars 2025 à 18:15 et mis à jour", "2025-03-04T18:15:00"),
+        ("March 4, 2025 6:15 pm est", "2025-03-04T18:15:00"),
+        ("March 4, 2025 6:15 PM CST", "2025-03-04T18:15:00"),
+        ("March 4, 2025 6:15 PM IN Delhi", "2025-03-04T18:15:00"),
+    ],
+)
+def test_a_zone_written_after_the_time_gives_its_offset_and_nothing_else_does(text, expected):
+    assert parse_value(text).isoformat() == expected
+
+
+def test_a_byline_time_in_eastern_time_is_published_in_its_offset():
+    page = (
+        "<html lang='en'><head><title>Council approves bike lanes</title></head><body><article>"
+        "<h1>Council approves bike lanes</h1><p class='dateline'>Published March 4, 2025, 6:15 p.m. ET</p>"
+        + "<p>" + "The council voted on Tuesday evening to approve protected bike lanes. " * 6 + "</p>"
+        + "</article></body></html>"
+    )
+    got = extract(page.encode(), "https://example.com/local/bike-lanes")
+    assert got.published_at == "2025-03-04T18:15:00-05:00"
+    assert got.sources["published_at_zone"] == "page"

@@ -138,11 +138,20 @@ OTHER_LABELS: tuple[str, ...] = (
     "last edited", "edited", "geändert am", "zuletzt geändert", "modifié le",
 )
 
-#: time-zone abbreviations with an unambiguous offset in minutes (CST is left out: China or US Central)
+#: time-zone abbreviations with an unambiguous offset in minutes, as pages write them: in capitals, after
+#: a time (CST is left out: China or US Central; AST: Atlantic or Arabia)
 ZONE_ABBREVIATIONS: dict[str, int] = {
-    "utc": 0, "gmt": 0, "z": 0, "wet": 0, "bst": 60, "cet": 60, "mez": 60, "cest": 120, "mesz": 120,
-    "eet": 120, "eest": 180, "msk": 180, "ist": 330, "hkt": 480, "sgt": 480, "jst": 540, "kst": 540,
-    "aest": 600, "edt": -240, "est": -300, "cdt": -300, "mdt": -360, "mst": -420, "pdt": -420, "pst": -480,
+    "UTC": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 60, "BST": 60, "CET": 60, "MEZ": 60, "CEST": 120,
+    "MESZ": 120, "EET": 120, "EEST": 180, "MSK": 180, "SAST": 120, "EAT": 180, "IST": 330, "PKT": 300,
+    "ICT": 420, "WIB": 420, "HKT": 480, "SGT": 480, "PHT": 480, "AWST": 480, "JST": 540, "KST": 540,
+    "ACST": 570, "ACDT": 630, "AEST": 600, "AEDT": 660, "NZST": 720, "NZDT": 780, "EDT": -240, "EST": -300,
+    "CDT": -300, "MDT": -360, "MST": -420, "PDT": -420, "PST": -480, "AKDT": -480, "AKST": -540,
+    "HST": -600,
+}
+#: North American zone names written without saying summer or winter time ("6:15 p.m. ET"): their offset
+#: is the zone's on that day
+GENERIC_ZONES: dict[str, str] = {
+    "ET": "America/New_York", "CT": "America/Chicago", "MT": "America/Denver", "PT": "America/Los_Angeles",
 }
 
 #: time zones a page's declared language and region imply (BCP 47 primary language, region; region None:

@@ -25,9 +25,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import timezone as dt_timezone
 from functools import lru_cache
+from zoneinfo import ZoneInfo
 
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.date_data import (
+    GENERIC_ZONES,
     MONTHS,
     OTHER_LABELS,
     PUBLISH_LABELS,
@@ -61,7 +63,7 @@ _TIME = (
     r"(?:(?P<half>上午|下午|中午|晚上|凌晨|早上|傍晚|AM|PM)\s*)?"
     r"(?P<H>[0-2]?\d)\s*[:：时時点點h]\s*(?P<M>[0-5]\d)(?:\s*[:：分]\s*(?P<S>[0-5]\d)(?:[.,]\d+)?)?"
     r"(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?)(?![a-zA-Z]))?"
-    r"(?:\s*(?P<tz>Z|[+-]\d\d:?\d\d|[A-Z]{3,4}\b)(?:\s*[+-]\d\d:?\d\d)?)?)?"
+    r"(?:\s*(?:Uhr\s*)?(?P<tz>(?-i:Z|[+-]\d\d:?\d\d|[A-Z]{2,4}\b))(?:\s*[+-]\d\d:?\d\d)?)?)?"
 )
 _YMD = lazy_compile(
     r"(?<![\d.\-/])(?P<y>(?:19|20)\d\d)\s*(?:(?P<sep>[-./])\s*(?P<m>[01]?\d)\s*(?P=sep)\s*(?P<d>[0-3]?\d)(?!\d)"
@@ -188,8 +190,22 @@ def _offset(tz: str | None) -> dt_timezone | None:
         return dt_timezone(timedelta(minutes=-minutes if tz[0] == "-" else minutes))
     if tz == "Z":
         return UTC
-    minutes_or_none = ZONE_ABBREVIATIONS.get(tz.lower())
+    minutes_or_none = ZONE_ABBREVIATIONS.get(tz)
     return None if minutes_or_none is None else dt_timezone(timedelta(minutes=minutes_or_none))
+
+
+def _zoned(when: datetime, tz: str | None) -> datetime:
+    """``when`` in the zone a page wrote after it: an offset, an abbreviation (``CEST``), or a North
+    American zone name whose offset depends on the day (``ET``: -05:00 in winter, -04:00 in summer);
+    naive when the zone is unknown or ambiguous."""
+    offset = _offset(tz)
+    if offset is not None:
+        return when.replace(tzinfo=offset)
+    name = GENERIC_ZONES.get(tz or "")
+    if name is None:
+        return when
+    utcoffset = when.replace(tzinfo=ZoneInfo(name)).utcoffset()
+    return when if utcoffset is None else when.replace(tzinfo=dt_timezone(utcoffset))
 
 
 def _with_time(m: re.Match[str], y: int, mo: int, d: int) -> tuple[datetime | None, bool]:
@@ -206,8 +222,7 @@ def _with_time(m: re.Match[str], y: int, mo: int, d: int) -> tuple[datetime | No
     when = make_date(y, mo, d, h, int(m.group("M")), int(m.group("S") or 0))
     if when is None:  # a bad time (25:61) does not spoil a good date
         return make_date(y, mo, d), False
-    tz = _offset(m.group("tz"))
-    return (when.replace(tzinfo=tz) if tz else when), True
+    return _zoned(when, m.group("tz")), True
 
 
 def _relative(m: re.Match[str], reference: datetime) -> tuple[datetime | None, bool]:
