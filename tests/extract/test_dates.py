@@ -103,7 +103,7 @@ def test_month_names_of_more_languages(text, expected):
 
 def test_last_edited_is_not_a_publish_label():
     hits = find_dates("page revision: 8, last edited: 17 Jun 2018 15:15")
-    assert [h.label for h in hits] == [-1]
+    assert [h.label for h in hits] == [dates.UPDATE_LABEL]
 
 
 @pytest.mark.parametrize(

@@ -558,8 +558,8 @@ def test_e_mail_style_date():
 
 
 def test_find_dates_marks_labels():
-    hits = find_dates("更新时间：2021-01-02 发布时间：2021-01-01")
-    assert [h.label for h in hits] == [-1, 1]
+    hits = find_dates("更新时间：2021-01-02 发布时间：2021-01-01 © 2021-01-03")
+    assert [h.label for h in hits] == [-2, 1, -1]
 
 
 # --- zones and precision (issue 12) ----------------------------------------------------------------------
@@ -692,6 +692,31 @@ def test_modified_time_from_json_ld_and_none_when_absent():
     r = extract(page(f'<script type="application/ld+json">{ld}</script>'))
     assert (r.published_at, r.modified_at) == ("2021-03-05", "2021-03-07T09:00:00+00:00")
     assert extract(page()).modified_at is None
+
+
+@pytest.mark.parametrize(
+    ("top", "expected"),
+    [
+        ("发布时间：2021-03-05 10:00 更新时间：2021-03-06 18:15",
+         ("2021-03-05T10:00:00+08:00", "2021-03-06T18:15:00+08:00")),
+        ("Published March 5, 2021 · Updated March 6, 2021, 6:15 p.m. ET",
+         ("2021-03-05", "2021-03-06T18:15:00-05:00")),
+        ("Published March 5, 2021 · last updated 6 March 2021",
+         ("2021-03-05", "2021-03-06")),
+    ],
+)
+def test_a_date_after_an_update_label_under_the_heading_is_the_modified_time(top, expected):
+    r = extract(page(top=top), timezone="Asia/Shanghai")
+    assert (r.published_at, r.modified_at) == expected
+    assert r.sources["modified_at"] == "text-updated"
+
+
+def test_the_modified_meta_beats_an_update_label_and_other_labels_give_no_modified_time():
+    head = '<meta property="article:modified_time" content="2021-03-07T08:00:00+01:00">'
+    assert extract(page(head, top="更新时间：2021-03-06 18:15")).modified_at == "2021-03-07T08:00:00+01:00"
+    assert extract(page(top="发布时间：2021-03-05 10:00 © 2021-03-06")).modified_at is None
+    at_the_foot = page(top="发布时间：2021-03-05 10:00", bottom="更新时间：2021-03-06 18:15")
+    assert extract(at_the_foot).modified_at is None
 
 
 # --- relative times against reference_time --------------------------------------------------------------

@@ -131,12 +131,14 @@ PUBLISH_LABELS: tuple[str, ...] = (
     "erschienen am", "erschienen", "publié le", "publié", "publicado el", "publicado", "pubblicato il",
 )
 
-#: words just before a date that say it is *not* the publish time
-OTHER_LABELS: tuple[str, ...] = (
-    "更新时间", "最后更新", "修改时间", "最后修改", "updated on", "updated", "last modified", "modified",
-    "aktualisiert am", "aktualisiert", "zuletzt aktualisiert", "mis à jour", "actualizado", "copyright", "©",
-    "last edited", "edited", "geändert am", "zuletzt geändert", "modifié le",
+#: words just before a date that say it is the time the page was last changed
+UPDATE_LABELS: tuple[str, ...] = (
+    "更新时间", "更新於", "最后更新", "修改时间", "最后修改", "updated on", "updated", "last updated",
+    "last modified", "modified", "aktualisiert am", "aktualisiert", "zuletzt aktualisiert", "mis à jour",
+    "actualizado", "last edited", "edited", "geändert am", "zuletzt geändert", "modifié le",
 )
+#: words just before a date that say it is *not* the publish time
+OTHER_LABELS: tuple[str, ...] = (*UPDATE_LABELS, "copyright", "©")
 
 #: time-zone abbreviations with an unambiguous offset in minutes, as pages write them: in capitals, after
 #: a time (CST is left out: China or US Central; AST: Atlantic or Arabia)

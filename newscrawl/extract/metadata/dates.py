@@ -33,6 +33,7 @@ from newscrawl.extract.metadata.date_data import (
     MONTHS,
     OTHER_LABELS,
     PUBLISH_LABELS,
+    UPDATE_LABELS,
     ZONE_ABBREVIATIONS,
 )
 from newscrawl.extract.metadata.date_languages import dateparser_languages
@@ -120,6 +121,9 @@ def _label_re(labels: tuple[str, ...]) -> re.Pattern[str]:
 
 _PUBLISH_LABEL = _label_re(PUBLISH_LABELS)
 _OTHER_LABEL = _label_re(OTHER_LABELS)
+_UPDATE_LABEL = _label_re(UPDATE_LABELS)
+#: :attr:`DateHit.label` of a date after an update label
+UPDATE_LABEL = -2
 #: characters before a date searched for a label
 LABEL_REACH = 14
 
@@ -128,8 +132,9 @@ LABEL_REACH = 14
 class DateHit:
     """A date found in text: the value, where it sits, and what the words just before it say.
 
-    ``label`` is 1 after a publish label ("发布时间：", "Published"), -1 after another label ("Updated",
-    "更新时间"), 0 otherwise. ``has_time`` is true when the text gave a time of day.
+    ``label`` is 1 after a publish label ("发布时间：", "Published"), -2 after an update label ("Updated",
+    "更新时间"), -1 after another label ("©"), 0 otherwise. ``has_time`` is true when the text gave a time
+    of day.
     """
 
     when: datetime
@@ -262,7 +267,7 @@ def _label(text: str, start: int) -> int:
     if not before:
         return 0
     if _OTHER_LABEL.search(before):
-        return -1
+        return UPDATE_LABEL if _UPDATE_LABEL.search(before) else -1
     if _PUBLISH_LABEL.search(before):
         return 1
     return 0

@@ -76,9 +76,11 @@ from newscrawl.extract.metadata.date_data import (
     LANGUAGE_ZONES,
     MODIFIED_META_KEYS,
     PUBLISHED_META_KEYS,
+    UPDATE_LABELS,
     WEAK_META_KEYS,
 )
 from newscrawl.extract.metadata.dates import (
+    UPDATE_LABEL,
     DateHit,
     Stamp,
     find_dates,
@@ -339,6 +341,7 @@ def find_published(
 
 def find_modified(
     page: Page,
+    body: BodyResult | None = None,
     *,
     reference: datetime | None = None,
     timezone: str | None = None,
@@ -346,7 +349,9 @@ def find_modified(
     context: TimeContext | None = None,
 ) -> FoundTime:
     """The last-modified time the page gives (meta, JSON-LD ``dateModified``, ``<time>`` marked
-    modified or updated), like :func:`find_published`."""
+    modified or updated; then, given the ``body``, a date after an update label, "Updated" or
+    "更新时间", under the heading or at the start of the text: ``text-updated``), like
+    :func:`find_published`."""
     ctx = context or time_context(page, reference=reference, timezone=timezone)
     zone, parse = ctx.zone, ctx.parse
     rules = itertools.chain(
@@ -354,6 +359,7 @@ def find_modified(
         _from_meta(page, MODIFIED_META_KEYS, "meta", parse),
         (_from_json_ld(page, ("dateModified",), parse),),
         (_from_modified_times(page, parse),),
+        _from_updated_text(page, body, ctx) if body is not None else (),
     )
     for stamp, source in rules:
         if stamp is not None:
@@ -729,6 +735,8 @@ def _from_modified_times(page: Page, parse: _Parser) -> tuple[Stamp | None, str]
 
 
 _MODIFIED_CLASS = lazy_compile(r"updated|modified", re.IGNORECASE)
+#: any update label: a text without one is not searched for dates by :func:`_from_updated_text`
+_UPDATE_WORD = lazy_compile("|".join(re.escape(w) for w in UPDATE_LABELS), re.IGNORECASE)
 _ANY_YEAR = lazy_compile(r"(?:19|20)\d\d")
 
 
@@ -919,6 +927,29 @@ def _from_text_near(
     elif heading is None:
         hit = _pick(hits(_text_after(page.body, NEAR_START_CHARS, include_self=True, prose=PROSE_CHARS)))
         yield (stamp_of(hit) if hit else None), "text-near-body-start"
+
+
+def _from_updated_text(page: Page, body: BodyResult, ctx: TimeContext) -> Iterator[tuple[Stamp | None, str]]:
+    """A date after an update label ("Updated", "更新时间") in the text just after the heading, else just
+    before or at the start of the main text: where a page states when it was last changed."""
+    start = body.first if body.first is not None else body.node
+    if start is not None and start not in page.stats.index:
+        start = None
+    heading = _heading(page, start)
+    texts = []
+    if heading is not None:
+        texts.append(_text_after(heading, NEAR_START_CHARS, include_self=False, prose=PROSE_CHARS))
+    if start is not None:
+        texts.append(_text_before(start, NEAR_START_CHARS, prose=PROSE_CHARS))
+        texts.append(_text_after(start, NEAR_START_CHARS, include_self=True, prose=PROSE_CHARS))
+    for text in texts:
+        if not text or not _UPDATE_WORD.search(text):
+            continue
+        hits = find_dates(text, reference=ctx.reference, month_first=ctx.parse.month_first)
+        hit = next((h for h in hits if h.label == UPDATE_LABEL), None)
+        if hit is not None:
+            yield stamp_of(hit), "text-updated"
+            return
 
 
 # --- URL, script, whole page ----------------------------------------------------------------------------

@@ -61,7 +61,7 @@ def find_metadata(
         override=given.get("published_at"), context=times,
     )  # fmt: skip
     modified = _guarded(
-        "modified_at", failures, find_modified, page, override=given.get("modified_at"), context=times
+        "modified_at", failures, find_modified, page, body, override=given.get("modified_at"), context=times
     )
     people: People = _guarded("author", failures, find_people, page, body, default=People())
     people = _overridden(people, given)
