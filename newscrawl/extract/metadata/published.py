@@ -930,26 +930,23 @@ def _from_text_near(
 
 
 def _from_updated_text(page: Page, body: BodyResult, ctx: TimeContext) -> Iterator[tuple[Stamp | None, str]]:
-    """A date after an update label ("Updated", "更新时间") in the text just after the heading, else just
-    before or at the start of the main text: where a page states when it was last changed."""
+    """A date after an update label ("Updated", "更新时间") in the text just after the heading (on a page
+    without one, at the start of the main text): where a page states when it was last changed."""
     start = body.first if body.first is not None else body.node
     if start is not None and start not in page.stats.index:
         start = None
     heading = _heading(page, start)
-    texts = []
     if heading is not None:
-        texts.append(_text_after(heading, NEAR_START_CHARS, include_self=False, prose=PROSE_CHARS))
-    if start is not None:
-        texts.append(_text_before(start, NEAR_START_CHARS, prose=PROSE_CHARS))
-        texts.append(_text_after(start, NEAR_START_CHARS, include_self=True, prose=PROSE_CHARS))
-    for text in texts:
-        if not text or not _UPDATE_WORD.search(text):
-            continue
+        text = _text_after(heading, NEAR_START_CHARS, include_self=False, prose=PROSE_CHARS)
+    elif start is not None:
+        text = _text_after(start, NEAR_START_CHARS, include_self=True, prose=PROSE_CHARS)
+    else:
+        return
+    if text and _UPDATE_WORD.search(text):
         hits = find_dates(text, reference=ctx.reference, month_first=ctx.parse.month_first)
         hit = next((h for h in hits if h.label == UPDATE_LABEL), None)
         if hit is not None:
             yield stamp_of(hit), "text-updated"
-            return
 
 
 # --- URL, script, whole page ----------------------------------------------------------------------------
