@@ -152,3 +152,36 @@ def test_author_label_far_above_the_text_is_found_on_the_whole_page():
     html = sina().replace("<h1 class='main-title'>", header + "<h1 class='main-title'>")
     r = extract(html)
     assert (r.author, r.sources["author"]) == ("郭明", "page:writer")
+
+
+def wire_story(byline: str, credit: str) -> str:
+    prose = "".join(
+        f"<p>Oil prices moved on day {i} as traders weighed supply against demand in a quiet market.</p>"
+        for i in range(4)
+    )
+    return (
+        "<html lang='en'><head><title>Oil prices fall</title></head><body><article><h1>Oil prices fall</h1>"
+        f"{byline}{prose}<p>{credit}</p></article></body></html>"
+    )
+
+
+def test_a_wire_credit_line_names_the_editors_and_the_reporters_when_the_byline_is_the_agency():
+    credit = (
+        "Reporting by Jane Smith in London and Kenji Sato in Tokyo; Writing by Jane Smith; Editing by Bob Jones"
+    )
+    r = extract(wire_story("<p class='byline'>By Reuters</p>", credit))
+    assert (r.author, r.authors) == ("Jane Smith; Kenji Sato", ("Jane Smith", "Kenji Sato"))
+    assert r.editor == "Bob Jones"
+    assert (r.sources["author"], r.sources["editor"]) == ("line:reporting-by", "line:editing-by")
+    assert r.source == "Reuters"
+
+
+def test_a_person_in_the_byline_stays_the_author_beside_a_wire_credit_line():
+    credit = "(Additional reporting by Jo Doe; Editing by Bo Li)"
+    r = extract(wire_story("<p class='byline'>By Ann Writer</p>", credit))
+    assert (r.author, r.editor) == ("Ann Writer", "Bo Li")
+
+
+def test_prose_opening_with_reporting_by_is_no_credit_line():
+    r = extract(wire_story("", "Reporting by the agency's own staff showed the deal was done by committee."))
+    assert (r.author, r.editor) == (None, None)

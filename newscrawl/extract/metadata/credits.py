@@ -45,6 +45,7 @@ from newscrawl.extract.metadata.author import (
     clean_value,
     declared_outlets,
     find_author,
+    is_outlet,
     is_person_name,
     join_names,
     keyword_lines,
@@ -98,6 +99,14 @@ _CN_DATELINE = lazy_compile(
 _EN_DATELINE = lazy_compile(
     r"^[A-Z][A-Z .,'-]{0,40}\((?P<source>AP|AFP|Reuters|dpa|UPI|Xinhua|Bloomberg)\)\s*[-—–]"
 )
+#: a wire story's credit line closing its text, each role before its names: "Reporting by X in Beirut and
+#: Y in London; Writing by Y; Editing by Z" (Reuters), "(Reporting by X; Editing by Z)"
+_WIRE_ROLE = lazy_compile(r"\b(?P<role>(?:additional\s+)?reporting|writing|editing)\s+by\s+", re.I)
+#: where a reporter filed from, after the name: "in Beirut", "in The Hague", "in New York"
+_FILED_IN = lazy_compile(r"\s+in\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*")
+#: a credit line is at most this long, and among the last this many paragraphs of the text
+MAX_WIRE_CREDIT_CHARS = 400
+WIRE_CREDIT_PARAGRAPHS = 3
 #: a line holding a credit is at most this long (a longer one is running text)
 MAX_CREDIT_LINE = 120
 #: longest original title kept
@@ -125,6 +134,14 @@ def find_people(page: Page, body: BodyResult) -> People:
     if not is_chinese(page, body):
         author = find_author(page, body)
         source = _dateline(body.paragraphs[:1]) or _meta_source(page)
+        writers, editors = wire_credits(body.paragraphs[-WIRE_CREDIT_PARAGRAPHS:])
+        editor = Found(join_names(editors), "line:editing-by") if editors else NOT_FOUND
+        if writers and (not author or is_outlet(author.value or "")):
+            # the agency as the byline ("Reuters"), the reporters in the credit line: they wrote it
+            if author and not source:
+                source = Found(author.value, f"{author.source}:outlet")
+            author = Found(join_names(writers), "line:reporting-by")
+            return People(author, writers, editor, source)
         names = split_names(author.value)
         if len(names) > 1 or ". " in (author.value or ""):
             # "Jane Doe, Example Insider": the writer, and the page's own outlet beside them
@@ -133,7 +150,7 @@ def find_people(page: Page, body: BodyResult) -> People:
                 author, names = Found(join_names(writers), author.source), writers
             if outlet and not source:
                 source = Found(outlet, f"{author.source}:outlet")
-        return People(author, names, source=source)
+        return People(author, names, editor, source)
     lines, above, closing = near_lines(page, body)
     credit_lines = keyword_lines(lines)
     author = find_author(page, body, (credit_lines, above, closing))
@@ -257,6 +274,45 @@ def _source_markup(page: Page, body: BodyResult) -> Found:
         if value:
             return Found(value, "byline:source")
     return NOT_FOUND
+
+
+def wire_credits(paragraphs: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The writers ("Reporting by", "Writing by"; not "Additional reporting by") and the editors
+    ("Editing by") a wire story's credit line names, the last such line of ``paragraphs``.
+
+    >>> wire_credits(["Prose.", "Reporting by Jane Doe in The Hague and John Roe; Editing by Ann Poe"])
+    (('Jane Doe', 'John Roe'), ('Ann Poe',))
+    >>> wire_credits(["(Additional reporting by Jane Doe; editing by Ann Poe and Bo Li)"])
+    ((), ('Ann Poe', 'Bo Li'))
+    >>> wire_credits(["Reporting by the agency's staff showed that the plan was editing by committee."])
+    ((), ())
+    """
+    for line in reversed(list(paragraphs)):
+        if len(line) > MAX_WIRE_CREDIT_CHARS:
+            continue
+        roles = list(_WIRE_ROLE.finditer(line))
+        if not roles or roles[0].start() > 1:  # a credit line opens with its first role, "(" at most
+            continue
+        writers: list[str] = []
+        editors: list[str] = []
+        for m, after in zip(roles, [*roles[1:], None], strict=True):
+            run = _FILED_IN.sub("", line[m.end() : after.start() if after else len(line)])
+            names = split_names(names_after(run.strip(" ,;.()")))
+            if not names or not all(_is_written_name(n) for n in names):
+                return (), ()  # not names: prose that happens to open with "Reporting by"
+            role = m.group("role").lower()
+            if role in ("reporting", "writing"):
+                writers += [n for n in names if n not in writers]
+            elif role == "editing":
+                editors += [n for n in names if n not in editors]
+        return tuple(writers), tuple(editors)
+    return (), ()
+
+
+def _is_written_name(name: str) -> bool:
+    """A person's name as a credit line writes it: two to four capitalised words ("Simon Cameron-Moore")."""
+    words = name.split()
+    return 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words)
 
 
 def _dateline(paragraphs: Iterable[str]) -> Found:
