@@ -167,7 +167,8 @@ def wire_story(byline: str, credit: str) -> str:
 
 def test_a_wire_credit_line_names_the_editors_and_the_reporters_when_the_byline_is_the_agency():
     credit = (
-        "Reporting by Jane Smith in London and Kenji Sato in Tokyo; Writing by Jane Smith; Editing by Bob Jones"
+        "Reporting by Jane Smith in London and Kenji Sato in Tokyo; Writing by Jane Smith; "
+        "Editing by Bob Jones"
     )
     r = extract(wire_story("<p class='byline'>By Reuters</p>", credit))
     assert (r.author, r.authors) == ("Jane Smith; Kenji Sato", ("Jane Smith", "Kenji Sato"))
