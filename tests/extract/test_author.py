@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from newscrawl.extract import extract
 from newscrawl.extract.metadata.author import MARKUP_ELEMENTS, MAX_AUTHOR_CHARS, clean_value, split_names
 
@@ -1126,3 +1128,34 @@ def test_an_author_link_showing_initials_gives_the_name_its_title_holds():
     # a title that is not the initials' name leaves the link as it reads
     link = "<span><a href='/author/jane-doe' title='Zum Profil'>JD</a></span>"
     assert author(page(top=link, en=True)) == ("JD", "byline:link")
+
+
+def english_story(byline: str) -> str:
+    prose = "".join(
+        f"<p>The city council met on day {i} to discuss a plan for new parks; residents spoke for hours.</p>"
+        for i in range(5)
+    )
+    return (
+        "<html lang='en'><head><title>Parks plan approved - The Daily</title></head><body><article>"
+        f"<h1>Parks plan approved</h1>{byline}{prose}</article></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        # the kind of piece before "by"
+        ("<p>Story by Jane Doe and John Roe</p>", "Jane Doe; John Roe"),
+        ("<p class='byline'>Opinion by Jane Doe</p>", "Jane Doe"),
+        ("<p class='byline'>Analysis by Jane Doe</p>", "Jane Doe"),
+        # a role beside the name is no name
+        ("<p class='byline'>By Jane Doe, Contributing Columnist</p>", "Jane Doe"),
+        ("<p class='byline'>By Jane Doe, Chief Political Correspondent</p>", "Jane Doe"),
+        # AP's style: the writers in capitals, then the agency
+        ("<p class='byline'>By JANE DOE and JOHN ROE Associated Press</p>", "JANE DOE; JOHN ROE"),
+        # a photo credit names no writer
+        ("<figure><img src='a.jpg'><figcaption>Photo by Mark Lens</figcaption></figure>", None),
+    ],
+)
+def test_english_bylines_name_the_writers_only(byline: str, expected: str | None) -> None:
+    assert extract(english_story(byline)).author == expected

@@ -195,7 +195,9 @@ _TIME_BRACKET = lazy_compile(r"\d:\d\d\s*[\[【]")
 #: "Publié par X"; not "Posted by", which opens the social-media posts embedded in a text)
 _POSTED = (
     r"(?:[Gg]eschrieben|[Ee]rstellt|[Vv]erfasst|[Ee]ingestellt|[Ww]ritten|[Pp]ubli(?:é|ée)|[Éé]crit|"
-    r"[Ee]scrito|[Pp]ublicado|[Ss]critto|[Pp]ubblicato|[Gg]eplaatst)\s+"
+    r"[Ee]scrito|[Pp]ublicado|[Ss]critto|[Pp]ubblicato|[Gg]eplaatst|"
+    # the kind of piece before its writer: "Story by X", "Opinion by X", "Analysis by X"
+    r"Story|STORY|Opinion|OPINION|Analysis|ANALYSIS|Commentary|Column|Review|Words|Text|Essay|Report)\s+"
 )
 _BY_OPENING = lazy_compile(
     rf"[\s~\-–—]*(?:{_POSTED})?(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di|da)\s|By[A-Z])"
@@ -348,6 +350,10 @@ _LATIN_NAMES = lazy_compile(
     rf"{_LATIN_NAME}(?:\s*,\s*{_LATIN_FULL_NAME}|\s+(?:and|And|und|&|y|et|e)\s+{_LATIN_NAME}|"
     rf"\s+{_IN_CONVERSATION}\s+{_LATIN_FULL_NAME}){{0,5}}"
 )
+#: what joins the names of a list: commas, "and", "&"
+_NAMES_JOINER = lazy_compile(r"\s*,\s*|\s+(?:and|&)\s+|\s+")
+#: the wire service after a writer's name in capitals, AP's style: "JANE DOE Associated Press"
+_CAPS_THEN_WIRE = lazy_compile(r"\s+(?:The\s+)?(?:Associated\s+Press|Reuters|Bloomberg(?:\s+News)?)$")
 #: a writer's full name in brackets closing the text, German and Austrian papers' habit: "… (Jane Doe) +++"
 _LATIN_CLOSING = lazy_compile(rf"\(\s*({_LATIN_FULL_NAME})\s*\)[\s+*.]*$")
 #: a date then the writer alone on a line: "11.12.2019 - Jane Doe", "2019-12-11 | Jane Doe"
@@ -393,11 +399,17 @@ def _names(run: str) -> str | None:
 
     >>> _names("Jane Doe and John Roe, Reuters"), _names("王建宏 张文攀 2004-07-16")
     ('Jane Doe and John Roe', '王建宏、张文攀')
+    >>> _names("JANE DOE and JOHN ROE Associated Press")
+    'JANE DOE and JOHN ROE'
+
     """
     run = run.lstrip(_STRIP)
     latin = _LATIN_NAMES.match(run)
     if latin:
         value = latin.group(0).strip(_STRIP)
+        wire = _CAPS_THEN_WIRE.search(value)
+        if wire and all(w.isupper() for w in _NAMES_JOINER.split(value[: wire.start()]) if w):
+            value = value[: wire.start()]  # "By JANE DOE Associated Press": AP's byline
         words = value.rsplit(None, 1)
         dated = run[latin.end() :].lstrip()[:1].isdigit()
         if dated and len(words) == 2 and words[1].rstrip(".") in MONTH_WORDS:
@@ -1028,7 +1040,11 @@ def join_names(names: Iterable[str]) -> str:
 
 #: a role written in a byline list in place of a name ("Jane Doe, Staff writer")
 _STAFF_ROLE = lazy_compile(
-    r"^(?:(?:senior\s+|contributing\s+)?staff(?:\s+(?:writers?|reporters?))?|(?:staff\s+)?correspondent)$",
+    r"^(?:(?:senior\s+|contributing\s+)?staff(?:\s+(?:writers?|reporters?))?|(?:staff\s+)?correspondent|"
+    # "Jane Doe, Contributing Columnist", "Jane Doe, Senior Reporter", "Chief Political Correspondent"
+    r"(?:(?:senior|contributing|chief|guest|special|political|business|foreign|sports|staff|associate|"
+    r"deputy|managing|executive|news|health|science|tech(?:nology)?|opinion|investigative|national)\s+){1,3}"
+    r"(?:writers?|reporters?|columnists?|correspondents?|editors?|contributors?|critics?))$",
     re.I,
 )
 #: "Jane Doe. Example Outlet": a writer's full name, a full stop, the outlet (1-4 capitalised words)
