@@ -160,3 +160,30 @@ def test_a_byline_time_in_eastern_time_is_published_in_its_offset():
     got = extract(page.encode(), "https://example.com/local/bike-lanes")
     assert got.published_at == "2025-03-04T18:15:00-05:00"
     assert got.sources["published_at_zone"] == "page"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a dot between hour and minute before a zone name or am/pm: the Guardian, British papers
+        ("Tue 4 Mar 2025 18.15 GMT", "2025-03-04T18:15:00+00:00"),
+        ("4 March 2025 6.15pm", "2025-03-04T18:15:00"),
+        # a price after a date is no time
+        ("4 March 2025 12.50 EUR", "2025-03-04T00:00:00"),
+        # Korean dates, with 오전/오후 and a full stop after the date (Naver's "입력 2025.03.04. 오후 6:15")
+        ("2025년 3월 4일 18:15", "2025-03-04T18:15:00"),
+        ("2025년 3월 4일 오후 6시 15분", "2025-03-04T18:15:00"),
+        ("2025.03.04. 오후 6:15", "2025-03-04T18:15:00"),
+        ("2025.03.04. 오전 12:05", "2025-03-04T00:05:00"),
+    ],
+)
+def test_times_written_with_a_dot_and_korean_dates(text, expected):
+    assert parse_value(text).isoformat() == expected
+    assert [h.when.isoformat() for h in find_dates(text)] == [expected]
+
+
+def test_korean_and_japanese_labels_tell_published_from_updated():
+    korean = "입력 2025.03.04. 오후 6:15 수정 2025.03.05. 오전 9:01"
+    text = korean + " 公開日：2025年3月1日 更新日：2025年3月2日"
+    hits = find_dates(text)
+    assert [h.label for h in hits] == [1, dates.UPDATE_LABEL, 1, dates.UPDATE_LABEL]

@@ -129,13 +129,15 @@ PUBLISH_LABELS: tuple[str, ...] = (
     "发表于", "發表於", "发布于", "發佈於", "发布", "发表", "时间", "時間", "日期", "稿件时间", "成文日期",
     "published on", "published", "posted on", "posted", "date", "veröffentlicht am", "veröffentlicht",
     "erschienen am", "erschienen", "publié le", "publié", "publicado el", "publicado", "pubblicato il",
+    "입력", "등록", "公開日", "配信日", "掲載日",
 )
 
 #: words just before a date that say it is the time the page was last changed
 UPDATE_LABELS: tuple[str, ...] = (
     "更新时间", "更新於", "最后更新", "修改时间", "最后修改", "updated on", "updated", "last updated",
     "last modified", "modified", "aktualisiert am", "aktualisiert", "zuletzt aktualisiert", "mis à jour",
-    "actualizado", "last edited", "edited", "geändert am", "zuletzt geändert", "modifié le",
+    "actualizado", "last edited", "edited", "geändert am", "zuletzt geändert", "modifié le", "수정",
+    "업데이트", "更新日", "最終更新",
 )
 #: words just before a date that say it is *not* the publish time
 OTHER_LABELS: tuple[str, ...] = (*UPDATE_LABELS, "copyright", "©")

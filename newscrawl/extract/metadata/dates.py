@@ -58,17 +58,23 @@ _CN_DIGITS = {"〇": 0, "零": 0, "○": 0, "Ｏ": 0, "O": 0, "o": 0, "一": 1, 
 
 # A time after a date: optional 上午/下午, H:M[:S][.fff], optional AM/PM, optional offset or zone name.
 # Between the two: a space, T, a comma, a word (at, um...) or a bar, dot, dash or slash of a dateline
-# ("Do 25.04.24 | 14:07 Uhr", "3 May 2024 · 10:15", "06/02/2022 - 13:48", "Nov 8, 2023 / 10:35 PM").
+# ("Do 25.04.24 | 14:07 Uhr", "3 May 2024 · 10:15", "06/02/2022 - 13:48", "Nov 8, 2023 / 10:35 PM",
+# "2025.03.04. 오후 6:15").
+# A dot between hour and minute only before a zone name or am/pm, the Guardian's "18.15 GMT" and
+# Britain's "6.15pm" ("12.50 EUR" is a price).
+_ZONE_NAMES = "|".join(sorted((*ZONE_ABBREVIATIONS, *GENERIC_ZONES), key=len, reverse=True))
 _TIME = (
-    r"(?:\s*(?:[T,|·•/\u2013\u2014-]|\s|日|号|at|um|à|a las)?\s*"
-    r"(?:(?P<half>上午|下午|中午|晚上|凌晨|早上|傍晚|AM|PM)\s*)?"
-    r"(?P<H>[0-2]?\d)\s*[:：时時点點h]\s*(?P<M>[0-5]\d)(?:\s*[:：分]\s*(?P<S>[0-5]\d)(?:[.,]\d+)?)?"
+    r"(?:\s*(?:[T,.|·•/\u2013\u2014-]|\s|日|号|at|um|à|a las)?\s*"
+    r"(?:(?P<half>上午|下午|中午|晚上|凌晨|早上|傍晚|오전|오후|AM|PM)\s*)?"
+    r"(?P<H>[0-2]?\d)\s*(?:[:：时時点點h시]|\.(?=[0-5]\d\s*(?:[AaPp]\.?[Mm]\.?(?![a-zA-Z])|"
+    rf"(?-i:{_ZONE_NAMES})\b)))"
+    r"\s*(?P<M>[0-5]\d)(?:\s*[:：分]\s*(?P<S>[0-5]\d)(?:[.,]\d+)?)?"
     r"(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?)(?![a-zA-Z]))?"
     r"(?:\s*(?:Uhr\s*)?(?P<tz>(?-i:Z|[+-]\d\d:?\d\d|[A-Z]{2,4}\b))(?:\s*[+-]\d\d:?\d\d)?)?)?"
 )
 _YMD = lazy_compile(
     r"(?<![\d.\-/])(?P<y>(?:19|20)\d\d)\s*(?:(?P<sep>[-./])\s*(?P<m>[01]?\d)\s*(?P=sep)\s*(?P<d>[0-3]?\d)(?!\d)"
-    r"|年\s*(?P<m2>[01]?\d)\s*月\s*(?P<d2>[0-3]?\d)\s*[日号]?)" + _TIME
+    r"|[年년]\s*(?P<m2>[01]?\d)\s*[月월]\s*(?P<d2>[0-3]?\d)\s*[日号일]?)" + _TIME
 )
 _YMD_COMPACT = lazy_compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<m>[01]\d)(?P<d>[0-3]\d)(?!\d)")
 _DMY = lazy_compile(
@@ -111,7 +117,7 @@ _UNITS = {"秒": "seconds", "second": "seconds", "分钟": "minutes", "分鐘": 
           "小时": "hours", "小時": "hours", "hour": "hours", "天": "days", "day": "days", "周": "weeks",
           "週": "weeks", "week": "weeks", "个月": "months", "個月": "months"}
 _DAYS_BACK = {"今天": 0, "today": 0, "昨天": 1, "yesterday": 1, "前天": 2}
-_PM_HALVES = {"下午", "晚上", "傍晚", "PM"}
+_PM_HALVES = {"下午", "晚上", "傍晚", "오후", "PM"}
 
 
 def _label_re(labels: tuple[str, ...]) -> re.Pattern[str]:
@@ -222,7 +228,7 @@ def _with_time(m: re.Match[str], y: int, mo: int, d: int) -> tuple[datetime | No
     ampm = (m.group("ampm") or "").replace(".", "").upper()
     if (half in _PM_HALVES or ampm == "PM") and h < 12:
         h += 12
-    elif (half == "凌晨" or ampm == "AM" or half == "AM") and h == 12:
+    elif (half in ("凌晨", "오전", "AM") or ampm == "AM") and h == 12:
         h = 0
     when = make_date(y, mo, d, h, int(m.group("M")), int(m.group("S") or 0))
     if when is None:  # a bad time (25:61) does not spoil a good date
