@@ -2,7 +2,9 @@
 
 1. ``meta:<key>`` -- the declared top image: og:image (caption og:image:alt), twitter:image, JSON-LD
    ``image`` (a URL, an ``ImageObject`` with its caption, or a list), itemprop image;
-2. ``body`` -- the pictures inside the content node, in order: ``<img>`` (``src`` or the lazy-loading
+2. ``lead`` -- the pictures between the headline (the last <h1> before the content node) and the content
+   node, where many publishers set the lead picture, at most ``LEAD_REACH`` elements after the headline;
+3. ``body`` -- the pictures inside the content node, in order: ``<img>`` (``src`` or the lazy-loading
    ``data-src`` / ``data-original``), captioned by its ``<figure>``'s ``<figcaption>``, else its alt text.
 
 URLs resolve against ``<base href>``, else the page URL; ``data:`` URIs, pictures declared smaller than
@@ -11,7 +13,7 @@ URLs resolve against ``<base href>``, else the page URL; ``data:`` URIs, picture
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import islice
 from urllib.parse import urljoin
 
@@ -38,6 +40,9 @@ MAX_IMAGES = 30
 MAX_IMAGE_ELEMENTS = 1000
 #: longest caption kept
 MAX_CAPTION_CHARS = 300
+#: elements after the headline searched for the lead picture (a standfirst, a byline, share buttons and
+#: a <figure> take a few dozen; farther is another part of the page)
+LEAD_REACH = 120
 
 
 def _caption(value: object) -> str | None:
@@ -86,15 +91,36 @@ def _figure_caption(img: Element) -> str | None:
     return None
 
 
-def _in_body(node: Element | None) -> Iterator[tuple[str, str | None]]:
-    if node is None:
-        return
-    for img in islice(node.iter("img"), MAX_IMAGE_ELEMENTS):
+def _pictures(imgs: Iterable[Element]) -> Iterator[tuple[str, str | None]]:
+    for img in imgs:
         if _small(img):
             continue
         src = next((img.get(a) for a in SRC_ATTRIBUTES if (img.get(a) or "").strip()), None)
         if src:
             yield src, _figure_caption(img) or _caption(img.get("alt")) or _caption(img.get("title"))
+
+
+def _in_body(node: Element | None) -> Iterator[tuple[str, str | None]]:
+    if node is not None:
+        yield from _pictures(islice(node.iter("img"), MAX_IMAGE_ELEMENTS))
+
+
+def _lead(page: Page, node: Element | None) -> Iterator[tuple[str, str | None]]:
+    """The pictures between the headline and the content node (see the module docstring)."""
+    stats = page.stats
+    end = stats.index.get(node) if node is not None else None
+    if end is None:
+        return
+    start = None
+    for h1 in page.body.iter("h1"):
+        i = stats.index.get(h1)
+        if i is None or i >= end:
+            break
+        start = i
+    if start is None or end - start > LEAD_REACH:
+        return
+    tags = stats.tag
+    yield from _pictures(stats.elements[i] for i in range(start + 1, end) if tags[i] == "img")
 
 
 def find_images(page: Page, body: BodyResult) -> tuple[tuple[Image, ...], str | None]:
@@ -104,7 +130,8 @@ def find_images(page: Page, body: BodyResult) -> tuple[tuple[Image, ...], str | 
         base = urljoin(page.url, page.meta.base)
     out: dict[str, Image] = {}
     source: str | None = None
-    for origin, pairs in (("meta", _declared(page.meta)), ("body", _in_body(body.node))):
+    lead = _lead(page, body.node)
+    for origin, pairs in (("meta", _declared(page.meta)), ("lead", lead), ("body", _in_body(body.node))):
         for src, caption in pairs:
             src = src.strip()
             if not src or src.startswith(("data:", "javascript:")):
