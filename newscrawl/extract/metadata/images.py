@@ -3,7 +3,8 @@
 1. ``meta:<key>`` -- the declared top image: og:image (caption og:image:alt), twitter:image, JSON-LD
    ``image`` (a URL, an ``ImageObject`` with its caption, or a list), itemprop image;
 2. ``lead`` -- the pictures between the headline (the last <h1> before the content node) and the content
-   node, where many publishers set the lead picture, at most ``LEAD_REACH`` elements after the headline;
+   node, where many publishers set the lead picture, at most ``LEAD_REACH`` elements after the headline:
+   those set in a ``<figure>`` or ``<picture>``, not icons, logos, share buttons or the writer's portrait;
 3. ``body`` -- the pictures inside the content node, in order: ``<img>`` (``src`` or the lazy-loading
    ``data-src`` / ``data-original``), captioned by its ``<figure>``'s ``<figcaption>``, else its alt text.
 
@@ -14,10 +15,12 @@ URLs resolve against ``<base href>``, else the page URL; ``data:`` URIs, picture
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+import re
 from itertools import islice
 from urllib.parse import urljoin
 
 from newscrawl.extract.document import Element, collapse, subtree_text
+from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import BodyResult, Image
 
@@ -40,6 +43,8 @@ MAX_IMAGES = 30
 MAX_IMAGE_ELEMENTS = 1000
 #: longest caption kept
 MAX_CAPTION_CHARS = 300
+#: an address, class or id of an icon, a logo, a writer's portrait or a share button, not a picture
+_NOT_A_PICTURE = lazy_compile(r"icon|logo|avatar|gravatar|author|byline|share|social|sprite|pixel|spacer", re.I)
 #: elements after the headline searched for the lead picture (a standfirst, a byline, share buttons and
 #: a <figure> take a few dozen; farther is another part of the page)
 LEAD_REACH = 120
@@ -120,7 +125,24 @@ def _lead(page: Page, node: Element | None) -> Iterator[tuple[str, str | None]]:
     if start is None or end - start > LEAD_REACH:
         return
     tags = stats.tag
-    yield from _pictures(stats.elements[i] for i in range(start + 1, end) if tags[i] == "img")
+    imgs = (stats.elements[i] for i in range(start + 1, end) if tags[i] == "img")
+    yield from _pictures(img for img in imgs if _lead_picture(img))
+
+
+def _lead_picture(img: Element) -> bool:
+    """An <img> set in a <figure> or <picture>, not an icon, a logo or the writer's portrait."""
+    if _NOT_A_PICTURE.search(next((img.get(a) or "" for a in SRC_ATTRIBUTES if img.get(a)), "")):
+        return False
+    el = img.getparent()
+    for _ in range(4):
+        if el is None:
+            return False
+        if _NOT_A_PICTURE.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
+            return False
+        if el.tag in ("figure", "picture"):
+            return True
+        el = el.getparent()
+    return False
 
 
 def find_images(page: Page, body: BodyResult) -> tuple[tuple[Image, ...], str | None]:
