@@ -91,6 +91,38 @@ def test_images_resolve_against_base_href():
     assert r.images[0].url == "https://static.example.net/p.jpg"
 
 
+def lead_page(lead: str) -> str:
+    paras = "".join(f"<p>{EN * 3}</p>" for _ in range(5))
+    return (
+        "<html><head><title>Budget</title><meta property='og:image' content='/img/top.jpg'></head><body>"
+        f"<article><h1>Budget</h1><p class='standfirst'>Schools get more.</p>{lead}"
+        f"<div class='story'>{paras}</div></article></body></html>"
+    )
+
+
+def test_the_lead_figure_between_the_headline_and_the_text_follows_the_top_image():
+    lead = "<figure><picture><img src='/img/lead.jpg'></picture><figcaption>The hall</figcaption></figure>"
+    r = extract(lead_page(lead), URL)
+    assert [(i.url, i.caption) for i in r.images] == [
+        ("https://news.example.com/img/top.jpg", None),
+        ("https://news.example.com/img/lead.jpg", "The hall"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "<div class='writer'><img src='/img/jane.jpg' alt='Jane Doe'> By Jane Doe</div>",  # not in a figure
+        "<figure class='author'><img src='/img/jane.jpg'></figure>",  # the writer's portrait
+        "<figure><img src='/img/jane.jpg'><figcaption>Von Jane Doe, Redakteurin</figcaption></figure>",
+        "<div class='share'><figure><img src='/img/fb.png'></figure></div>",  # a share button
+        "<figure><img src='/static/icons/print.png'></figure>",
+    ],
+)
+def test_a_portrait_an_icon_or_a_loose_image_above_the_text_is_no_lead_picture(lead: str):
+    assert [i.url for i in extract(lead_page(lead), URL).images] == ["https://news.example.com/img/top.jpg"]
+
+
 # --- tags -------------------------------------------------------------------------------------------
 
 

@@ -14,8 +14,8 @@ URLs resolve against ``<base href>``, else the page URL; ``data:`` URIs, picture
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 import re
+from collections.abc import Iterable, Iterator
 from itertools import islice
 from urllib.parse import urljoin
 
@@ -44,7 +44,11 @@ MAX_IMAGE_ELEMENTS = 1000
 #: longest caption kept
 MAX_CAPTION_CHARS = 300
 #: an address, class or id of an icon, a logo, a writer's portrait or a share button, not a picture
-_NOT_A_PICTURE = lazy_compile(r"icon|logo|avatar|gravatar|author|byline|share|social|sprite|pixel|spacer", re.I)
+_NOT_A_PICTURE = lazy_compile(
+    r"icon|logo|avatar|gravatar|author|byline|share|social|sprite|pixel|spacer|placeholder", re.I
+)
+#: a caption that is a byline ("Von Jane Doe, Volontärin"): the writer's portrait
+_BYLINE_CAPTION = lazy_compile(r"^(?:By|Von|Par|Por|Door|Di)\s+[A-Z]")
 #: elements after the headline searched for the lead picture (a standfirst, a byline, share buttons and
 #: a <figure> take a few dozen; farther is another part of the page)
 LEAD_REACH = 120
@@ -126,23 +130,25 @@ def _lead(page: Page, node: Element | None) -> Iterator[tuple[str, str | None]]:
         return
     tags = stats.tag
     imgs = (stats.elements[i] for i in range(start + 1, end) if tags[i] == "img")
-    yield from _pictures(img for img in imgs if _lead_picture(img))
+    for src, caption in _pictures(img for img in imgs if _lead_picture(img)):
+        if not (caption and _BYLINE_CAPTION.match(caption)):
+            yield src, caption
 
 
 def _lead_picture(img: Element) -> bool:
     """An <img> set in a <figure> or <picture>, not an icon, a logo or the writer's portrait."""
     if _NOT_A_PICTURE.search(next((img.get(a) or "" for a in SRC_ATTRIBUTES if img.get(a)), "")):
         return False
+    framed = False
     el = img.getparent()
-    for _ in range(4):
+    for _ in range(4):  # <figure><a><picture><img>, and the box the figure sits in
         if el is None:
-            return False
+            break
         if _NOT_A_PICTURE.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
             return False
-        if el.tag in ("figure", "picture"):
-            return True
+        framed = framed or el.tag in ("figure", "picture")
         el = el.getparent()
-    return False
+    return framed
 
 
 def find_images(page: Page, body: BodyResult) -> tuple[tuple[Image, ...], str | None]:
