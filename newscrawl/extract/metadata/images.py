@@ -45,7 +45,7 @@ MAX_IMAGE_ELEMENTS = 1000
 MAX_CAPTION_CHARS = 300
 #: an address, class or id of an icon, a logo, a writer's portrait or a share button, not a picture
 _NOT_A_PICTURE = lazy_compile(
-    r"icon|logo|avatar|gravatar|author|byline|share|social|sprite|pixel|spacer|placeholder", re.I
+    r"icon|logo|avatar|gravatar|author|byline|share|social|sprite|pixel|spacer|placeholder|lazy", re.I
 )
 #: a caption that is a byline ("Von Jane Doe, Volontärin"): the writer's portrait
 _BYLINE_CAPTION = lazy_compile(r"^(?:By|Von|Par|Por|Door|Di)\s+[A-Z]")
