@@ -126,6 +126,17 @@ def test_a_portrait_an_icon_or_a_loose_image_above_the_text_is_no_lead_picture(l
 # --- tags -------------------------------------------------------------------------------------------
 
 
+def test_rel_tag_links_are_the_tags_when_nothing_declares_any():
+    links = (
+        "<p>Tags: <a rel='tag' href='/t/schools'>Schools</a> <a rel='tag' href='/t/budget'>Budget 2024</a>"
+        " <a rel='category tag' href='/c/local'>Local</a></p>"
+    )
+    r = extract(page(body=links), URL)
+    assert (r.tags, r.sources["tags"]) == (("Schools", "Budget 2024"), "links:rel-tag")
+    declared = extract(page(head="<meta name='keywords' content='council'>", body=links), URL)
+    assert (declared.tags, declared.sources["tags"]) == (("council",), "meta:keywords")
+
+
 def test_tags_merge_keywords_article_tags_and_json_ld_without_repeats():
     head = (
         "<meta name='keywords' content='budget, schools；council'>"

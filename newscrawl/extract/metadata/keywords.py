@@ -2,7 +2,10 @@
 
 1. ``meta:keywords`` / ``meta:news_keywords`` -- split on commas, semicolons, 、 and |;
 2. ``meta:article:tag`` -- every ``article:tag`` (and ``og:article:tag``) tag;
-3. ``json-ld:keywords`` -- the article's JSON-LD ``keywords`` (a list or a comma-separated string).
+3. ``json-ld:keywords`` -- the article's JSON-LD ``keywords`` (a list or a comma-separated string);
+4. ``links:rel-tag`` -- when none of those gives any: the texts of the page's ``<a rel="tag">`` links,
+   which WordPress and most blog engines set on the post's tags (not its categories, ``rel="category
+   tag"``).
 
 ``sources["tags"]`` names the first rule that gave any. Tags longer than ``MAX_TAG_CHARS`` are sentences,
 not keywords; at most ``MAX_TAGS`` are kept.
@@ -11,8 +14,11 @@ not keywords; at most ``MAX_TAGS`` are kept.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain, islice
 
-from newscrawl.extract.document import collapse
+from lxml import etree
+
+from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.title import SiteContext
 from newscrawl.extract.page import PageMeta
@@ -26,6 +32,12 @@ MAX_TAG_CHARS = 50
 #: at most this many tags per page
 MAX_TAGS = 30
 _SPLIT = lazy_compile(r"\s*[,，;；、|｜]\s*")
+#: <a> elements whose rel names a tag, not a category (WordPress writes rel="category tag" on the post's
+#: categories: its section); at most this many read
+_REL_TAG_LINKS = etree.XPath(
+    '//a[contains(concat(" ", normalize-space(@rel), " "), " tag ") and not(contains(@rel, "category"))]'
+)
+MAX_TAG_LINKS = 100
 
 
 def _values(meta: PageMeta, key: str) -> list[str]:
@@ -53,12 +65,24 @@ def _candidates(meta: PageMeta) -> Iterator[tuple[str, str]]:
                 yield item, "json-ld:keywords"
 
 
-def find_tags(meta: PageMeta, url: str | None) -> tuple[tuple[str, ...], Found]:
-    """The page's tags and ``Found(first tag, rule)`` saying where they came from."""
+def _rel_tags(root: Element) -> Iterator[tuple[str, str]]:
+    for link in islice(_REL_TAG_LINKS(root), MAX_TAG_LINKS):
+        yield subtree_text(link), "links:rel-tag"
+
+
+def find_tags(meta: PageMeta, url: str | None, root: Element | None = None) -> tuple[tuple[str, ...], Found]:
+    """The page's tags and ``Found(first tag, rule)`` saying where they came from; given the page's
+    ``root``, its ``rel="tag"`` links when nothing declares any."""
     site = SiteContext(meta, url)
     tags: dict[str, str] = {}
     source: str | None = None
-    for raw, origin in _candidates(meta):
+    candidates = _candidates(meta)
+    first = next(candidates, None)
+    if first is not None:
+        candidates = chain([first], candidates)
+    elif root is not None:
+        candidates = _rel_tags(root)
+    for raw, origin in candidates:
         tag = collapse(raw).strip(" #\"'")
         if not tag or len(tag) > MAX_TAG_CHARS or tag.casefold() in tags or site.is_name(tag):
             continue
