@@ -68,7 +68,7 @@ def find_metadata(
     description = _guarded("description", failures, find_description, meta, body)
     images, images_source = _guarded("images", failures, find_images, page, body, default=((), None))
     tags, tags_found = _guarded(
-        "tags", failures, find_tags, meta, page.url, page.root, default=((), NOT_FOUND)
+        "tags", failures, find_tags, meta, page.url, body.node, default=((), NOT_FOUND)
     )
     section = _guarded("section", failures, find_section, page, body, title.value)
     language = _guarded("language", failures, find_language, meta, body.text, title.value)
