@@ -120,15 +120,12 @@ def _lead(page: Page, node: Element | None) -> Iterator[tuple[str, str | None]]:
     end = stats.index.get(node) if node is not None else None
     if end is None:
         return
-    start = None
-    for h1 in page.body.iter("h1"):
-        i = stats.index.get(h1)
-        if i is None or i >= end:
-            break
-        start = i
-    if start is None or end - start > LEAD_REACH:
-        return
     tags = stats.tag
+    # the last <h1> at most LEAD_REACH elements before the content node, read off the statistics' tag list
+    # (walking the page's <h1>s cost a tree walk a page)
+    start = next((i for i in range(end - 1, max(end - LEAD_REACH, 0) - 1, -1) if tags[i] == "h1"), None)
+    if start is None:
+        return
     imgs = (stats.elements[i] for i in range(start + 1, end) if tags[i] == "img")
     for src, caption in _pictures(img for img in imgs if _lead_picture(img)):
         if not (caption and _BYLINE_CAPTION.match(caption)):
