@@ -186,3 +186,15 @@ def test_a_person_in_the_byline_stays_the_author_beside_a_wire_credit_line():
 def test_prose_opening_with_reporting_by_is_no_credit_line():
     r = extract(wire_story("", "Reporting by the agency's own staff showed the deal was done by committee."))
     assert (r.author, r.editor) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        ("<p>澎湃新闻记者 张三 实习生 李四</p>", "张三、李四"),
+        ("<p>（记者 张三 通讯员 李四）</p>", "张三、李四"),
+        ("<p>本报记者 张三 特约记者 李四 见习记者 王五</p>", "张三、李四、王五"),
+    ],
+)
+def test_the_roles_of_further_writers_in_a_byline_are_no_names(byline: str, expected: str) -> None:
+    assert extract(sina(first=byline)).author == expected

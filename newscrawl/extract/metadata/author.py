@@ -330,6 +330,8 @@ _OUTLET = lazy_compile(
 #: two or more spaces, or an ideographic space: a gap between names, not inside one
 _WIDE_GAP = lazy_compile(r"\s{2,}|\u3000")
 _CJK_NAME = lazy_compile(rf"^[{_CJK}·•]{{2,4}}$")
+#: the roles of a byline's further writers ("记者 张三 通讯员 李四 实习生 王五"): they write too
+_CO_WRITER = lazy_compile(r"^(?:(?:本报|特约|见习|实习)?记者|(?:特约)?通讯员|实习生)$")
 #: a two-character Chinese name with a space between its characters, padded to line up with longer names
 _PADDED_NAME = lazy_compile(rf"^[{_CJK}][\s\u3000]+[{_CJK}]$")
 _UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
@@ -399,8 +401,8 @@ def _names(run: str) -> str | None:
 
     >>> _names("Jane Doe and John Roe, Reuters"), _names("王建宏 张文攀 2004-07-16")
     ('Jane Doe and John Roe', '王建宏、张文攀')
-    >>> _names("JANE DOE and JOHN ROE Associated Press")
-    'JANE DOE and JOHN ROE'
+    >>> _names("JANE DOE and JOHN ROE Associated Press"), _names("张三 通讯员 李四 实习生 王五")
+    ('JANE DOE and JOHN ROE', '张三、李四、王五')
 
     """
     run = run.lstrip(_STRIP)
@@ -421,8 +423,8 @@ def _names(run: str) -> str | None:
     names: list[str] = []
     for token in _NAME_SPLIT.split(head):
         token = token.strip(_STRIP)
-        if not token:
-            continue
+        if not token or _CO_WRITER.match(token):
+            continue  # "记者 张三 实习生 李四": the role before the next writer is no name
         if not _CJK_NAME.match(token):
             break
         names.append(token)
