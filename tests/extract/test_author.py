@@ -178,6 +178,8 @@ def test_reporter_line_drops_the_place_before_baodao():
 
 def test_wen_slash_byline():
     assert author(page(top="文/李明")) == ("李明", "line:writer")
+    assert author(page(top="文｜李明 王芳")) == ("李明、王芳", "line:writer")
+    assert author(page(top="中文|英文")) == (None, None)
 
 
 def test_closing_bracket_byline_at_the_end_of_the_text():
