@@ -126,6 +126,14 @@ def test_a_portrait_an_icon_or_a_loose_image_above_the_text_is_no_lead_picture(l
 # --- tags -------------------------------------------------------------------------------------------
 
 
+def test_a_rel_category_link_by_the_text_is_the_section_when_nothing_else_names_one():
+    links = "<p>Posted in <a rel='category tag' href='/c/local'>Local news</a></p>"
+    r = extract(page(body=links), URL)
+    assert (r.section, r.sources["section"]) == ("Local news", "links:rel-category")
+    declared = extract(page(head="<meta property='article:section' content='Politics'>", body=links), URL)
+    assert declared.section == "Politics"
+
+
 def test_rel_tag_links_are_the_tags_when_nothing_declares_any():
     links = (
         "<p>Tags: <a rel='tag' href='/t/schools'>Schools</a> <a rel='tag' href='/t/budget'>Budget 2024</a>"

@@ -62,9 +62,9 @@ def _candidates(meta: PageMeta) -> Iterator[tuple[str, str]]:
                 yield item, "json-ld:keywords"
 
 
-def _rel_tags(node: Element) -> Iterator[tuple[str, str]]:
-    """Links whose rel names a tag, not a category (WordPress writes rel="category tag" on the post's
-    categories: its section), around the content ``node``."""
+def rel_links(node: Element, token: str) -> Iterator[tuple[Element, list[str]]]:
+    """The links around the content ``node`` (``TAG_LINK_LEVELS`` up) whose rel holds ``token``, with
+    their rel's tokens."""
     for _ in range(TAG_LINK_LEVELS):
         parent = node.getparent()
         if parent is None:
@@ -72,7 +72,17 @@ def _rel_tags(node: Element) -> Iterator[tuple[str, str]]:
         node = parent
     for link in islice(node.iter("a"), MAX_TAG_LINKS):
         rel = link.get("rel")
-        if rel and "tag" in rel.split() and "category" not in rel:
+        if rel and token in rel:
+            tokens = rel.split()
+            if token in tokens:
+                yield link, tokens
+
+
+def _rel_tags(node: Element) -> Iterator[tuple[str, str]]:
+    """Links whose rel names a tag, not a category (WordPress writes rel="category tag" on the post's
+    categories: its section), around the content ``node``."""
+    for link, tokens in rel_links(node, "tag"):
+        if "category" not in tokens:
             yield subtree_text(link), "links:rel-tag"
 
 

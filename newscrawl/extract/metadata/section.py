@@ -4,7 +4,9 @@
 2. ``json-ld:articleSection`` -- the article's JSON-LD ``articleSection`` (the first of a list);
 3. ``json-ld:breadcrumb`` -- a JSON-LD ``BreadcrumbList``: its deepest crumb that is not the article;
 4. ``breadcrumb`` -- breadcrumb markup above the text (an element whose class or id names a breadcrumb
-   or location, or a "当前位置：首页 > 新闻 > 国内" line): its deepest crumb that is not the article.
+   or location, or a "当前位置：首页 > 新闻 > 国内" line): its deepest crumb that is not the article;
+5. ``links:rel-category`` -- the first ``rel="category"`` link by the text (WordPress's post categories,
+   ``rel="category tag"``; searched as tags' ``rel="tag"`` links are).
 
 A crumb is not the article when it is not the page's title, not "正文"/"Article" and not home.
 """
@@ -14,8 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from newscrawl.extract.document import Element, collapse
+from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
+from newscrawl.extract.metadata.keywords import rel_links
 from newscrawl.extract.metadata.title import overlap, text_anchor
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
@@ -147,4 +150,11 @@ def find_section(page: Page, body: BodyResult, title: str | None) -> Found:
     if value:
         return Found(value, "json-ld:breadcrumb")
     value = deepest_section(_markup_crumbs(page, body), title)
-    return Found(value, "breadcrumb") if value else NOT_FOUND
+    if value:
+        return Found(value, "breadcrumb")
+    if body.node is not None:
+        for link, _ in rel_links(body.node, "category"):
+            value = collapse(subtree_text(link))
+            if value and len(value) <= MAX_SECTION_CHARS:
+                return Found(value, "links:rel-category")
+    return NOT_FOUND
