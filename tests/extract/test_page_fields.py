@@ -132,6 +132,8 @@ def test_a_rel_category_link_by_the_text_is_the_section_when_nothing_else_names_
     assert (r.section, r.sources["section"]) == ("Local news", "links:rel-category")
     declared = extract(page(head="<meta property='article:section' content='Politics'>", body=links), URL)
     assert declared.section == "Politics"
+    default = "<p>Posted in <a rel='category tag' href='/c/uncategorized'>Uncategorized</a></p>"
+    assert extract(page(body=default), URL).section is None
 
 
 def test_rel_tag_links_are_the_tags_when_nothing_declares_any():

@@ -29,6 +29,11 @@ META_SECTION_KEYS: tuple[str, ...] = ("article:section", "og:article:section", "
 NOT_SECTION = frozenset(
     "首页 主页 网站首页 正文 正文内容 文章 home startseite accueil inicio article 首頁 正文頁".split()
 )
+#: the category blog engines give a post nobody filed (WordPress's default in several languages)
+DEFAULT_CATEGORIES = frozenset(
+    ("uncategorized", "uncategorised", "allgemein", "non classé", "sin categoría", "senza categoria",
+     "sem categoria", "未分类", "未分類")
+)
 #: longest section name kept (a crumb longer than this is a headline)
 MAX_SECTION_CHARS = 40
 #: breadcrumb markup: class or id words, and the labels of Chinese portals' location lines
@@ -155,6 +160,6 @@ def find_section(page: Page, body: BodyResult, title: str | None) -> Found:
     if body.node is not None:
         for link, _ in rel_links(body.node, "category"):
             value = collapse(subtree_text(link))
-            if value and len(value) <= MAX_SECTION_CHARS:
+            if value and len(value) <= MAX_SECTION_CHARS and value.casefold() not in DEFAULT_CATEGORIES:
                 return Found(value, "links:rel-category")
     return NOT_FOUND
