@@ -112,6 +112,18 @@ def test_original_title_from_the_first_paragraph():
     assert (r.original_title, r.sources["original_title"]) == ("地铁新线开通 市民尝鲜", "line:original-title")
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("<p>（原标题：地铁新线开通）</p>", "地铁新线开通"),
+        ("<p>【原标题：地铁新线开通（附线路图）】</p>", "地铁新线开通（附线路图）"),
+        ("<p>原标题：地铁新线开通（附线路图）</p>", "地铁新线开通（附线路图）"),
+    ],
+)
+def test_an_original_title_in_brackets_loses_the_closing_bracket_only(line: str, expected: str) -> None:
+    assert extract(sina(end=line)).original_title == expected
+
+
 def test_editor_keyword_without_a_colon_needs_a_surname():
     assert extract(sina(end="<p>编辑推荐 热门话题</p>")).editor is None
 

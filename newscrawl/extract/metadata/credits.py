@@ -109,6 +109,8 @@ MAX_WIRE_CREDIT_CHARS = 400
 WIRE_CREDIT_PARAGRAPHS = 3
 #: a line holding a credit is at most this long (a longer one is running text)
 MAX_CREDIT_LINE = 120
+#: the bracket closing a credit written in brackets
+_CLOSING_BRACKET = lazy_compile(r"\s*[）)】\]]\s*$")
 #: longest original title kept
 MAX_ORIGINAL_TITLE_CHARS = 200
 
@@ -337,7 +339,10 @@ def _original_title(lines: Iterable[str], source: str) -> Found:
     for line in lines:
         m = _ORIGINAL_TITLE.search(line)
         if m:
-            value = clip(m.group("title").strip(" 　\"'“”《》「」"))
+            value = m.group("title").strip()
+            if line[: m.start()].rstrip().endswith(("（", "(", "【", "[")):
+                value = _CLOSING_BRACKET.sub("", value)  # "（原标题：X）": the bracket closes the credit
+            value = clip(value.strip(" 　\"'“”《》「」"))
             if value and len(value) <= MAX_ORIGINAL_TITLE_CHARS:
                 return Found(value, source)
     return NOT_FOUND
