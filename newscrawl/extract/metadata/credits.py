@@ -109,6 +109,8 @@ MAX_WIRE_CREDIT_CHARS = 400
 WIRE_CREDIT_PARAGRAPHS = 3
 #: a line holding a credit is at most this long (a longer one is running text)
 MAX_CREDIT_LINE = 120
+#: quote marks that may wrap a whole title
+_QUOTE_PAIRS = (("“", "”"), ('"', '"'), ("'", "'"), ("《", "》"), ("「", "」"))
 #: the bracket closing a credit written in brackets
 _CLOSING_BRACKET = lazy_compile(r"\s*[）)】\]]\s*$")
 #: longest original title kept
@@ -342,10 +344,25 @@ def _original_title(lines: Iterable[str], source: str) -> Found:
             value = m.group("title").strip()
             if line[: m.start()].rstrip().endswith(("（", "(", "【", "[")):
                 value = _CLOSING_BRACKET.sub("", value)  # "（原标题：X）": the bracket closes the credit
-            value = clip(value.strip(" 　\"'“”《》「」"))
+            value = clip(_unquoted(value.strip(" 　")))
             if value and len(value) <= MAX_ORIGINAL_TITLE_CHARS:
                 return Found(value, source)
     return NOT_FOUND
+
+
+def _unquoted(value: str) -> str:
+    """``value`` without the quote marks around the whole of it ("“X”", "《X》"); a quote inside it, even
+    at one end ("“救命”纸团从天而降"), stays.
+
+    >>> _unquoted("“地铁开通”"), _unquoted("“救命”纸团从天而降"), _unquoted("诈骗“智商感人”")
+    ('地铁开通', '“救命”纸团从天而降', '诈骗“智商感人”')
+    """
+    for opening, closing in _QUOTE_PAIRS:
+        if len(value) > 2 and value[0] == opening and value[-1] == closing:
+            inner = value[1:-1]
+            if opening not in inner and closing not in inner:
+                return inner.strip()
+    return value
 
 
 def _page_lines(root: Element) -> list[str]:
