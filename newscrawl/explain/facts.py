@@ -104,8 +104,10 @@ def explain(
         return facts
     page = prepared.page
     body = algo.run(page, algo_params)
-    # the text is the algorithm's paragraphs finished (no headline copy first, no paragraph twice in a row)
-    facts["consistent"] = "\n".join(finish_paragraphs(body.paragraphs, result.title)) == result.text
+    # the text is the algorithm's paragraphs finished (no headline copy first, no paragraph twice in a row,
+    # no byline paragraph at the head)
+    finished = finish_paragraphs(body.paragraphs, result.title, result.authors)
+    facts["consistent"] = "\n".join(finished) == result.text
     facts["decisions"]["page_kind_features"] = _page_kind_features(page)
     facts["signals"] = {
         "blockstats": blockstats_signals(page.html, _own(algorithm, "blockstats", algo_params)),

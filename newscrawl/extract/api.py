@@ -32,7 +32,7 @@ from newscrawl.extract.document import (
     strip_text_controls,
 )
 from newscrawl.extract.errorpage import detect_error_page
-from newscrawl.extract.finish import finish_paragraphs
+from newscrawl.extract.finish import finish_body
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.limits import (
     DEFAULT_LIMITS,
@@ -344,10 +344,13 @@ def _run(
         budget.exclude(load_model())  # the language model's one-off load is not this page's time
     metadata = find_metadata(page, body, reference_time=reference_time, timezone=timezone, overrides=given)
     budget.check("metadata")
+    bylines = 0
     if "body" in given:
         paragraphs = tuple(given["body"].split("\n"))
-    else:  # the headline again as the first paragraph, a paragraph repeated right after itself: dropped
-        paragraphs = finish_paragraphs(body.paragraphs, metadata.fields.get("title"))
+    else:  # the headline again as the first paragraph, a paragraph repeated right after itself, a byline
+        # or dateline paragraph at the head: dropped
+        found = metadata.fields
+        paragraphs, bylines = finish_body(body.paragraphs, found.get("title"), found.get("authors") or ())
     text = "\n".join(paragraphs)
     final_kind: PageKind = kind
     if kind == "article":  # also when the caller gave it: a removed article still sits at its article URL
@@ -372,6 +375,7 @@ def _run(
             "removed_noise_tags": prepared.removed_noise_tags,
             "removed_hidden": prepared.removed_hidden,
             "removed_by_prune_xpath": prepared.removed_by_prune_xpath,
+            "byline_paragraphs": bylines,
             "page_kind": kind_figures,
         }
     )

@@ -219,3 +219,18 @@ def test_scedd_leader_is_the_extractions_node():
     facts = explain(ARTICLE, algorithm="scedd")
     assert facts["signals"]["scedd"]["leader"]["path"] == facts["content_node"]
     assert facts["signals"]["scedd"]["threshold"] <= facts["signals"]["scedd"]["leader"]["density"]
+
+
+def test_a_byline_left_out_of_the_text_is_counted_and_the_facts_stay_consistent():
+    story = "".join(
+        f"<p>Paragraph {n} of the council story tells how the vote on the new bike lanes went on Tuesday.</p>"
+        for n in range(4)
+    )
+    page = (
+        "<html><head><title>Council votes</title></head><body><article><h1>Council votes</h1>"
+        f"<p>By Maria Lopez · Updated March 4, 2025</p>{story}</article></body></html>"
+    )
+    facts = explain(page)
+    assert facts["decisions"]["figures"]["byline_paragraphs"] == 1
+    assert facts["extraction"]["text"].startswith("Paragraph 0")
+    assert facts["consistent"] is True

@@ -1,7 +1,7 @@
 """The body's paragraphs as a reader gets them: no headline copy first, no paragraph twice in a row."""
 
 from newscrawl.extract import extract
-from newscrawl.extract.finish import REPEAT_MIN_CHARS, finish_paragraphs
+from newscrawl.extract.finish import REPEAT_MIN_CHARS, finish_body, finish_paragraphs, is_byline
 
 STORY = "<p>" + "The harbour reopened on Monday after a week of repairs to the old sea wall. " * 4 + "</p>"
 
@@ -34,3 +34,104 @@ def test_short_repeats_and_repeats_apart_stay():
 def test_a_text_that_is_only_the_title_is_kept():
     assert finish_paragraphs(["Only a headline"], "Only a headline") == ("Only a headline",)
     assert finish_paragraphs(["Headline", "Body."], "Another headline") == ("Headline", "Body.")
+
+
+# bylines and datelines at the head of the text (``finish.is_byline``)
+
+COUNCIL = (
+    "<p>The Riverside city council voted 7-2 on Tuesday night to approve a network of protected bike lanes "
+    "along three of the city's busiest corridors, ending a debate of more than two years.</p>"
+    "<p>Supporters packed the chamber, and several spoke about friends injured in crashes on Main Street, "
+    "where the first segment will be built next spring.</p>"
+    "<p>Opponents, mostly owners of small shops along the corridor, said the loss of parking spaces would "
+    "hurt business; the council agreed to study loading zones first.</p>"
+)
+
+
+def _page(head: str, body: str, title: str = "City council approves new bike lanes") -> str:
+    page = f"<html><head><title>{title}</title>{head}</head><body><article><h1>{title}</h1>{body}</article>"
+    return page + "</body></html>"
+
+
+def test_an_english_byline_and_dateline_paragraph_is_not_the_texts_first_line():
+    byline = '<p class="byline">By Maria Lopez and Tom Chen · Updated March 4, 2025, 6:15 p.m. ET</p>'
+    r = extract(_page("", byline + COUNCIL))
+    assert r.authors == ("Maria Lopez", "Tom Chen")
+    assert r.text.startswith("The Riverside city council voted")
+    assert "Maria Lopez" not in r.text
+    assert r.figures["byline_paragraphs"] == 1
+
+
+def test_a_german_byline_and_its_stand_line_go():
+    story = (
+        "<p>Der Stadtrat hat am Dienstagabend mit sieben zu zwei Stimmen ein Netz geschützter Radwege "
+        "beschlossen, nach mehr als zwei Jahren Streit.</p>"
+        "<p>Die Befürworter füllten den Saal; mehrere berichteten von Freunden, die auf der Hauptstraße "
+        "verunglückt waren.</p>"
+    )
+    head = '<meta name="author" content="Jana Beispiel">'
+    r = extract(
+        _page(head, "<p>Von Jana Beispiel, dpa</p><p>Stand: 04.03.2025, 18:15 Uhr</p>" + story, "Radwege")
+    )
+    assert r.text.startswith("Der Stadtrat hat")
+    assert r.figures["byline_paragraphs"] == 2
+
+
+ZH_STORY = (
+    "<p>本市今年将新建自行车道一百二十公里，市交通委员会昨天在新闻发布会上公布了这一计划，首批线路明年春天开工。</p>"
+    "<p>据介绍，新建的自行车道将与公交站点和地铁站衔接，方便市民换乘，沿线还将增设停车设施和照明设施。</p>"
+)
+
+
+def test_a_chinese_reporters_paragraph_of_its_own_goes():
+    r = extract(_page("", "<p>记者 张三 李四</p>" + ZH_STORY, "本市新建自行车道"))
+    assert r.authors == ("张三", "李四")
+    assert r.text.startswith("本市今年将新建")
+    assert r.figures["byline_paragraphs"] == 1
+
+
+def test_a_chinese_lead_naming_the_reporter_stays_whole():
+    lead = "本报讯（记者 张三）今天上午，本市自行车道建设工程正式开工。"
+    r = extract(_page("", f"<p>{lead}</p>" + ZH_STORY, "本市新建自行车道"))
+    assert r.text.startswith(lead)
+    assert r.figures["byline_paragraphs"] == 0
+
+
+def test_prose_opening_with_by_stays():
+    head = '<meta name="author" content="Maria Lopez">'
+    opening = "By the end of the year, the lanes will be open."
+    r = extract(_page(head, f"<p>{opening}</p>" + COUNCIL))
+    assert r.text.startswith(opening)
+    assert r.figures["byline_paragraphs"] == 0
+
+
+def test_a_long_paragraph_naming_the_writer_after_by_stays():
+    head = '<meta name="author" content="Maria Lopez">'
+    long_by = (
+        "Written by Maria Lopez after three months of council meetings, this report follows the plan from "
+        "its first draft to the vote on Tuesday."
+    )
+    r = extract(_page(head, f"<p>{long_by}</p>" + COUNCIL))
+    assert r.text.startswith(long_by)
+
+
+def test_what_is_and_is_not_a_byline():
+    assert is_byline("Published 11:11 PM EST Nov 19, 2019", ())
+    assert is_byline("Aktualisiert am 07.01.2026 - 18:50 UhrLesedauer: 4 Min.", ())
+    assert is_byline("（记者 张三）", ("张三",))
+    assert is_byline("Jane Doe", ("Jane Doe",))  # a person's name alone under the headline
+    assert not is_byline("Staff Reports", ("Staff Reports",))  # not a person's name: may be the text's
+    assert not is_byline("The Associated Press", ("The Associated Press",))
+    assert not is_byline("Published", ())  # a dateline has a number
+    assert not is_byline("By Jane Doe", ("Jane Doe-Roe",))  # no writer found in it
+    assert not is_byline("By the way", ("Jane Doe",))
+    assert not is_byline("By Jane Doe, our correspondent in Lagos", ("Jane Doe",))
+
+
+def test_a_byline_above_the_headline_is_the_pages_header_and_stays():
+    paragraphs = ["By Jane Doe", "Harbour reopens", "The harbour reopened on Monday after a week of repairs."]
+    assert finish_body(paragraphs, "Harbour reopens", ("Jane Doe",)) == (tuple(paragraphs), 0)
+
+
+def test_a_byline_is_never_the_whole_text():
+    assert finish_body(["By Jane Doe"], None, ("Jane Doe",)) == (("By Jane Doe",), 0)

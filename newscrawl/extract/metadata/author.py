@@ -884,7 +884,8 @@ ROLE_WORDS = frozenset(
 )
 
 
-def _plain_name(part: str) -> bool:
+def plain_name(part: str) -> bool:
+    """True for two to four capitalised words none of which is a role's ("Jane Doe", not "Senior Editor")."""
     return bool(_PLAIN_NAME.fullmatch(part)) and not ROLE_WORDS & {w.lower().strip(".") for w in part.split()}
 
 
@@ -892,7 +893,7 @@ def _more_names(tail: str) -> bool:
     """True when what follows a singular label's name after its comma is more names, not the writer's
     role: "Author: Jane Doe, John Roe" names two writers, "Autorin: Jane Doe, Projektleiterin" one."""
     parts = [p.strip(" .;") for p in _LIST_SEP.split(tail)]
-    return bool(parts) and all(_plain_name(p) for p in parts)
+    return bool(parts) and all(plain_name(p) for p in parts)
 
 
 def _leading_names(tail: str) -> list[str]:
@@ -905,7 +906,7 @@ def _leading_names(tail: str) -> list[str]:
     names: list[str] = []
     for part in _LIST_SEP.split(tail):
         part = part.strip(" .;")
-        if not _plain_name(part):
+        if not plain_name(part):
             break
         names.append(part)
     return names
