@@ -415,32 +415,62 @@ _STOP = object()
 PREFETCH = 2
 
 
+#: seconds a worker may be busy on one task before the other workers take the tasks waiting for it (routed
+#: shares): a page takes milliseconds; one past this is hostile or enormous, and its share's pages would
+#: otherwise wait for it until the kill limit while the other workers idle
+STEAL_AFTER = 1.0
+
+
 class _Routed:
     """A pool's queue while its workers share a split lookahead (:func:`look_ahead`): the tasks of each share,
-    which only that share's dispatcher takes, and the others, which any takes (after its share's)."""
+    which only that share's dispatcher takes, and the others, which any takes (after its share's). The tasks
+    of a share whose worker has been busy on one task for ``STEAL_AFTER`` seconds are taken by any idle
+    dispatcher (their answers computed ahead, if any, are not used)."""
 
-    def __init__(self, shares: int) -> None:
+    def __init__(self, shares: int, steal_after: float = STEAL_AFTER) -> None:
         self._ready = threading.Condition()
         self._own: list[collections.deque[Any]] = [collections.deque() for _ in range(shares)]
         self._any: collections.deque[Any] = collections.deque()
+        #: when each share's worker began the task it is on (None: not waiting for an answer)
+        self._busy: list[float | None] = [None] * shares
+        self.steal_after = steal_after
+        #: tasks taken from the share of a busy worker
+        self.stolen = 0
 
     def put(self, job: Any, share: int | None = None) -> None:
         with self._ready:
             (self._any if share is None else self._own[share]).append(job)
             self._ready.notify_all()
 
+    def busy(self, share: int, since: float | None) -> None:
+        """Say that ``share``'s worker began a task at ``since`` (None: it answered)."""
+        with self._ready:
+            self._busy[share] = since
+            if since is not None:
+                self._ready.notify_all()  # a dispatcher waiting for work may take this share's in time
+
     def get(self, share: int | None, block: bool = True) -> Any:
-        """The next job of ``share``, else the next of none; :class:`queue.Empty` when none waits and not
-        ``block``."""
+        """The next job of ``share``, else the next of none, else the next of a share whose worker is stuck;
+        :class:`queue.Empty` when none waits and not ``block``."""
         with self._ready:
             while True:
                 if share is not None and self._own[share]:
                     return self._own[share].popleft()
                 if self._any:
                     return self._any.popleft()
+                wait: float | None = None
+                now = time.monotonic()
+                for other, since in enumerate(self._busy):
+                    if other == share or since is None or not self._own[other]:
+                        continue
+                    left = since + self.steal_after - now
+                    if left <= 0:
+                        self.stolen += 1
+                        return self._own[other].popleft()
+                    wait = left if wait is None else min(wait, left)
                 if not block:
                     raise queue.Empty
-                self._ready.wait()
+                self._ready.wait(wait)
 
 
 @dataclass
@@ -499,6 +529,11 @@ class WorkerPool:
         #: ahead (:func:`look_ahead`)
         self.ahead_taken = 0
         self.ahead_computed = 0
+
+    @property
+    def stolen(self) -> int:
+        """Tasks an idle worker took from the share of a worker stuck on one task (routed shares)."""
+        return 0 if self._routed is None else self._routed.stolen
 
     # -- life cycle
 
@@ -636,8 +671,11 @@ class WorkerPool:
                     continue
                 assert process is not None and conn is not None
                 head = sent.popleft()
+                started = head.started or time.monotonic()
+                if self._routed is not None:
+                    self._routed.busy(share, started)
                 try:
-                    head.future.set_result(self._answer(process, conn, head.started or time.monotonic()))
+                    head.future.set_result(self._answer(process, conn, started))
                 except RuntimeError as e:
                     head.future.set_exception(e)
                 except Exception as e:  # WorkerFailed, or the pipe broke some other way: a fresh worker
@@ -652,6 +690,8 @@ class WorkerPool:
                     else:
                         head.future.set_exception(e)
                     ahead = False
+                if self._routed is not None:
+                    self._routed.busy(share, None)
                 if sent:
                     sent[0].started = time.monotonic()
         finally:

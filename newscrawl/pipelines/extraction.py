@@ -147,6 +147,8 @@ class ExtractionPipeline:
             if self.pool.ahead_computed:  # newscrawl reextract: pages extracted ahead (crawl.lookahead)
                 self.stats.set_value("newscrawl/workers/ahead_computed", self.pool.ahead_computed)
                 self.stats.set_value("newscrawl/workers/ahead_taken", self.pool.ahead_taken)
+            if self.pool.stolen:  # pages taken from the share of a worker stuck on a hostile page
+                self.stats.set_value("newscrawl/workers/stolen", self.pool.stolen)
         self.pool = None
 
     def _inc(self, key: str) -> None:

@@ -369,3 +369,43 @@ def test_the_share_of_a_worker_lost_while_looking_ahead_goes_to_its_replacement(
     assert answers[2][0] == "computed" and answers[2][1] not in taken.values()
     assert answers[3][0] == "computed"
     assert counts == [3, 1, 2, 2]
+
+
+STUCK_SHARE = """
+import os, sys, tempfile, time
+from newscrawl.crawl.workers import WorkerPool, look_ahead, prestart
+sys.path.insert(0, {tests!r})
+from crawl.workers_support import Ahead, misbehave
+mark = os.path.join(tempfile.mkdtemp(), "taken")
+prestart(misbehave, 2)
+pages = ["page-0", "hang", "page-2", "page-3", "page-4", "page-5", "page-6", "page-7"]
+print(look_ahead(misbehave, None, Ahead(*pages, mark=mark), workers=2))
+# asked once the second worker is stuck on the page it took ahead ("hang", its share's first)
+deadline = time.monotonic() + 60
+while "hang" not in (open(mark).read() if os.path.exists(mark) else "") and time.monotonic() < deadline:
+    time.sleep(0.01)
+pool = WorkerPool(misbehave, 2, kill_after={kill_after})
+pool.start()
+futures = {{p: pool.submit(p) for p in ["page-3", "page-5", "page-7", "page-0", "page-2"]}}
+# the stuck worker holds page-3 and page-5 (the one it works on and the next); page-7 waits in its share
+late = futures["page-7"].result(60)
+print(futures["page-3"].done(), futures["page-5"].done())
+print({{p: "ahead" if isinstance(f.result(120), tuple) else "computed" for p, f in futures.items()}})
+pool.close()
+print(pool.stolen, pool.killed)
+"""
+
+
+def test_the_tasks_waiting_for_a_worker_stuck_on_a_page_are_taken_by_another_worker():
+    # the second worker hangs on a page of its share computed ahead: its share's next task is not held
+    # until the kill limit (8 s) but taken by the idle worker after STEAL_AFTER (1 s); the two handed to
+    # the stuck worker are answered by its replacement after the kill
+    code = STUCK_SHARE.format(tests=str(Path(__file__).parents[1]), kill_after=8)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    handed, waiting, answers, counts = done.stdout.split("\n")[:4]
+    assert handed == "True"
+    assert waiting == "False False"  # page-7 answered while the pages handed to the stuck worker wait
+    assert eval(answers) == {"page-3": "computed", "page-5": "computed", "page-7": "computed",
+                             "page-0": "ahead", "page-2": "ahead"}
+    assert counts == "1 1"  # one task taken from the stuck share, one worker killed
