@@ -15,12 +15,16 @@ straight from the item: the same bytes, a third of the time.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from scrapy import Spider
+from scrapy.exceptions import NotConfigured
 from scrapy.extensions import feedexport
 from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.misc import load_object
+from scrapy.utils.python import without_none_values
 
 logger = logging.getLogger(__name__)
 
@@ -49,10 +53,52 @@ class FeedAddon:
         settings.set("FEED_EXPORTERS", exporters, priority=priority)
 
 
+class OnDemand(Mapping[str, Any]):
+    """Scrapy's feed exporter's storages or exporters (``FEED_STORAGES``, ``FEED_EXPORTERS``, by name),
+    each loaded when it is first asked for, not all of them at start-up (a component whose import raises
+    ``NotConfigured`` is left out, as Scrapy leaves it out).
+
+    >>> exporters = OnDemand({"jsonlines": "json.JSONEncoder", "xml": "no.such.Module"})
+    >>> "jsonlines" in exporters, exporters["jsonlines"].__name__
+    (True, 'JSONEncoder')
+    """
+
+    def __init__(self, paths: Mapping[str, Any]) -> None:
+        self._paths = dict(paths)
+        self._loaded: dict[str, Any] = {}
+
+    def _load(self, name: str) -> Any:
+        if name not in self._loaded:
+            try:
+                self._loaded[name] = load_object(self._paths[name])
+            except NotConfigured:
+                self._loaded[name] = None
+        return self._loaded[name]
+
+    def __getitem__(self, name: str) -> Any:
+        component = self._load(name) if name in self._paths else None
+        if component is None:
+            raise KeyError(name)
+        return component
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in self._paths if self._load(name) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 class FeedExporter(feedexport.FeedExporter):
-    """Scrapy's feed exporter; a write error stops the crawl (installed by :class:`FeedAddon`)."""
+    """Scrapy's feed exporter; a write error stops the crawl (installed by :class:`FeedAddon`). Its
+    storages and exporters are loaded when a feed asks for them (:class:`OnDemand`): Scrapy loads every
+    one at start-up, and its exporters' module imports itemadapter (with pydantic and attrs, when
+    installed: 80-85 ms of CPU) for feeds that never use them."""
 
     failure: str | None = None
+
+    def _load_components(self, setting_prefix: str) -> dict[str, Any]:
+        conf = without_none_values(self.settings.getwithbase(setting_prefix))
+        return OnDemand(conf)  # type: ignore[return-value]
 
     def _inc(self, key: str, count: int = 1) -> None:
         if self.crawler.stats is not None:

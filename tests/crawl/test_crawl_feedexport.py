@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 import scrapy
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scrapy.exceptions import NotConfigured
 from scrapy.exporters import JsonLinesItemExporter
 from scrapy.settings import Settings
 from scrapy.utils.misc import load_object
 from scrapy.utils.test import get_crawler
 
-from newscrawl.crawl.feedexport import JSON_LINES_EXPORTER, JSON_LINES_FORMATS, FeedAddon
+from newscrawl.crawl.feedexport import JSON_LINES_EXPORTER, JSON_LINES_FORMATS, FeedAddon, OnDemand
 from newscrawl.crawl.jsonlines import JsonLinesExporter
 from newscrawl.items import EXPORT_FIELDS, NewsItem
+
+
+@dataclasses.dataclass
+class Point:
+    """An item of another kind (itemadapter's dataclass adapter): Scrapy's path."""
+
+    name: int
+    count: int
 
 
 class Serialized(scrapy.Item):
@@ -49,6 +61,7 @@ ITEMS = [
     NewsItem(url="http://a.test/2"),  # most fields missing
     {"url": "http://a.test/3", "title": "a dict item", "text": "x", "extra": 1},
     Serialized(name="s", count=3),  # a field with a serializer: Scrapy's path
+    Point(4, 5),  # an item of another kind: Scrapy's path
 ]
 OPTIONS = [
     {"fields_to_export": list(EXPORT_FIELDS), "encoding": "utf-8"},  # what newscrawl's settings give
@@ -112,3 +125,67 @@ def test_the_addon_installs_it_for_json_lines_and_keeps_a_projects_own_exporters
     crawler = get_crawler(settings_dict={"ADDONS": {FeedAddon: 0}})
     got = crawler.settings.getwithbase("FEED_EXPORTERS")
     assert all(load_object(got[name]) is JsonLinesExporter for name in JSON_LINES_FORMATS)
+
+
+def test_a_record_is_written_without_importing_itemadapter(tmp_path):
+    # Scrapy's exporters module imports itemadapter, which imports pydantic and attrs when installed (80-85
+    # ms of every reextract's start-up): newscrawl's JSON-lines feed writes records without either
+    feed = tmp_path / "out.jsonl"
+    script = f"""
+import sys
+from scrapy.utils.test import get_crawler
+from newscrawl.crawl.feedexport import FeedAddon, FeedExporter
+from newscrawl.items import NewsItem
+crawler = get_crawler(settings_dict={{"ADDONS": {{FeedAddon: 0}},
+                                      "FEEDS": {{{str(feed)!r}: {{"format": "jsonlines"}}}}}})
+feed = FeedExporter.from_crawler(crawler)
+assert "jsonlines" in feed.exporters and "nosuchformat" not in feed.exporters
+exporter = feed.exporters["jsonlines"](open({str(feed)!r}, "wb"), encoding="utf-8",
+                                       fields_to_export={list(EXPORT_FIELDS)!r})
+exporter.export_item(NewsItem(url="http://a.test/1", title="标题", authors=["甲"]))
+exporter.export_item({{"url": "http://a.test/2", "pages": 2}})
+exporter.file.close()
+print(sorted(m for m in ("itemadapter", "pydantic", "scrapy.exporters") if m in sys.modules))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    items = [NewsItem(url="http://a.test/1", title="标题", authors=["甲"]),
+             {"url": "http://a.test/2", "pages": 2}]  # fmt: skip
+    expected = lines(JsonLinesItemExporter, items, encoding="utf-8", fields_to_export=list(EXPORT_FIELDS))
+    assert feed.read_bytes() == expected
+
+
+def test_without_itemadapter_items_take_the_paths_they_take_with_it(monkeypatch):
+    with_it = JsonLinesExporter(io.BytesIO(), fields_to_export=["name", "count"])
+    items = [Serialized(name="s", count=3), record(), {"name": "d"}, Point(1, 2)]
+    decided = [with_it._plain_type(item) for item in items]
+    for name in [m for m in sys.modules if m == "itemadapter" or m.startswith("itemadapter.")]:
+        monkeypatch.delitem(sys.modules, name)
+    without = JsonLinesExporter(io.BytesIO(), fields_to_export=["name", "count"])
+    assert [without._plain_type(item) for item in items] == decided == [False, True, True, False]
+
+
+class Failing:
+    """A component whose import says it is switched off."""
+
+
+def test_feed_components_are_loaded_when_asked_for(monkeypatch):
+    loaded = []
+
+    def load(path: str) -> Any:
+        loaded.append(path)
+        if path == "off.Component":
+            raise NotConfigured
+        return Failing
+
+    monkeypatch.setattr("newscrawl.crawl.feedexport.load_object", load)
+    components = OnDemand({"jsonlines": "my.Exporter", "off": "off.Component", "csv": "my.Csv"})
+    assert loaded == []
+    assert "jsonlines" in components and components["jsonlines"] is Failing
+    assert loaded == ["my.Exporter"]
+    assert "off" not in components and "none" not in components
+    with pytest.raises(KeyError):
+        components["off"]
+    assert sorted(components) == ["csv", "jsonlines"] and len(components) == 2
+    assert loaded == ["my.Exporter", "off.Component", "my.Csv"]  # each once
