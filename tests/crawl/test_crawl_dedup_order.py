@@ -30,8 +30,9 @@ OTHER_TEXT = (
 )
 
 
-#: a worker's answer by URL (the same pages are extracted for every finishing order)
-_ANSWERS: dict[str, Any] = {}
+#: a worker's answer by URL and page (the same pages are extracted for every finishing order; one URL
+#: carries two texts in the tests below)
+_ANSWERS: dict[tuple[str, bytes], Any] = {}
 
 
 class FakePool:
@@ -50,9 +51,10 @@ class FakePool:
         if lost:
             future.set_exception(WorkerFailed("crashed", "worker crashed (killed by signal 9)"))
             return
-        if task.url not in _ANSWERS:
-            _ANSWERS[task.url] = run_page_job(task)
-        future.set_result(_ANSWERS[task.url])
+        key = (task.url, task.body)
+        if key not in _ANSWERS:
+            _ANSWERS[key] = run_page_job(task)
+        future.set_result(_ANSWERS[key])
 
 
 class NoReactor(ExtractionPipeline):
@@ -184,3 +186,17 @@ def test_without_dedup_items_leave_stage_1_as_they_are_done(make_spider, monkeyp
     for n in (2, 0, 1):
         pool.finish(n)
     assert left == [2, 0, 1] and not stage1.later
+
+
+def test_stage_1_counts_the_tasks_whose_answers_have_not_come_back(make_spider, monkeypatch):
+    """What a replay balances the fingerprinting on (ArchiveEngine._balance): answers come back in any
+    order, a lost worker's too; the items waiting for earlier ones to leave are not counted."""
+    stage1, pool, left = three_pages_in_stage_1(make_spider, monkeypatch, {})
+    assert stage1.pending == 3
+    pool.finish(2)
+    assert stage1.pending == 2 and left == []  # back, and waiting for pages 0 and 1
+    pool.finish(0, lost=True)
+    assert stage1.pending == 1
+    pool.finish(1)
+    stage1.run_later()
+    assert stage1.pending == 0 and left == [0, 1, 2]
