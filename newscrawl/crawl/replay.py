@@ -408,17 +408,13 @@ class ArchiveEngine:
 
     def _balance(self) -> None:
         """Decide where the next item's text is fingerprinted (its SimHash and content hash, for stage 2
-        and the duplicate pipeline): in the extraction worker, as in a crawl, while few of the tasks
-        handed to the workers wait for their answers -- the workers keep up with this process --, else
-        here, when stage 2 reaches the item -- the items wait for the workers, which then extract only.
-        The records are the same either way (the same text is hashed by the same functions).
-
-        The tasks waiting, not the items in flight: items wait in order, and a turn of the loop or two
-        for each hand-over, so they filled half the window even while the workers answered every task
-        from their lookahead at once (1,000 portal pages, 2 workers: 969 of 1,000 texts were to be
-        fingerprinted here, 262 were)."""
+        and the duplicate pipeline): in the extraction worker, as in a crawl, while few items are in
+        flight -- this process keeps up, the workers wait for it --, else here, when stage 2 reaches the
+        item -- the items wait for the workers, which then extract only. The records are the same either
+        way (the same text is hashed by the same functions)."""
+        wanted = len(self._items) < REPLAY_ITEMS_IN_FLIGHT // 2
         for pipeline in self._fingerprinting:
-            pipeline.fingerprint = pipeline.pending < REPLAY_ITEMS_IN_FLIGHT // 2
+            pipeline.fingerprint = wanted
 
     async def _pipelines(self, item: Any) -> Any:
         """``ItemPipelineManager.process_item_async``: each pipeline's process_item in turn, awaited when

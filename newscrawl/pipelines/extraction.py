@@ -100,8 +100,6 @@ class ExtractionPipeline:
         self.in_order = fingerprint
         #: the turn of the last item handed to a worker: fired once that item has left this stage
         self._last_turn: Deferred[None] | None = None
-        #: tasks handed to the workers whose answers have not reached the reactor yet
-        self.pending = 0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -237,13 +235,11 @@ class ExtractionPipeline:
         assert self.pool is not None
         done: Deferred[Any] = Deferred()
         future = self.pool.submit(task)
-        self.pending += 1
         future.add_done_callback(lambda f: self._on_reactor(done.callback, f))
         return done.addCallback(lambda f: self._outcome(task.url, f))
 
     def _outcome(self, url: str, future: Any) -> PageResult:
         """The worker's result, or a failed extraction saying what happened to the worker."""
-        self.pending -= 1
         error = future.exception()
         if error is None:
             return page_result(future.result())

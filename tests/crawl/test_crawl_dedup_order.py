@@ -186,17 +186,3 @@ def test_without_dedup_items_leave_stage_1_as_they_are_done(make_spider, monkeyp
     for n in (2, 0, 1):
         pool.finish(n)
     assert left == [2, 0, 1] and not stage1.later
-
-
-def test_stage_1_counts_the_tasks_whose_answers_have_not_come_back(make_spider, monkeypatch):
-    """What a replay balances the fingerprinting on (ArchiveEngine._balance): answers come back in any
-    order, a lost worker's too; the items waiting for earlier ones to leave are not counted."""
-    stage1, pool, left = three_pages_in_stage_1(make_spider, monkeypatch, {})
-    assert stage1.pending == 3
-    pool.finish(2)
-    assert stage1.pending == 2 and left == []  # back, and waiting for pages 0 and 1
-    pool.finish(0, lost=True)
-    assert stage1.pending == 1
-    pool.finish(1)
-    stage1.run_later()
-    assert stage1.pending == 0 and left == [0, 1, 2]
