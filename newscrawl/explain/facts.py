@@ -106,7 +106,8 @@ def explain(
     body = algo.run(page, algo_params)
     # the text is the algorithm's paragraphs finished (no headline copy first, no paragraph twice in a row,
     # no byline paragraph at the head)
-    finished = finish_paragraphs(body.paragraphs, result.title, result.authors)
+    credited = (*result.authors, *filter(None, (result.editor, result.source)))
+    finished = finish_paragraphs(body.paragraphs, result.title, credited)
     facts["consistent"] = "\n".join(finished) == result.text
     facts["decisions"]["page_kind_features"] = _page_kind_features(page)
     facts["signals"] = {

@@ -350,7 +350,8 @@ def _run(
     else:  # the headline again as the first paragraph, a paragraph repeated right after itself, a byline
         # or dateline paragraph at the head: dropped
         found = metadata.fields
-        paragraphs, bylines = finish_body(body.paragraphs, found.get("title"), found.get("authors") or ())
+        credited = (*(found.get("authors") or ()), *filter(None, (found.get("editor"), found.get("source"))))
+        paragraphs, bylines = finish_body(body.paragraphs, found.get("title"), credited)
     text = "\n".join(paragraphs)
     final_kind: PageKind = kind
     if kind == "article":  # also when the caller gave it: a removed article still sits at its article URL

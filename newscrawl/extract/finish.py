@@ -73,6 +73,7 @@ BYLINE_WORDS = lazy_compile(
     + r")\b\.?"
     # Chinese: reporters' labels, "发自北京" closing the line, the dateline's labels, a date's units
     r"|本报记者|特约记者|实习记者|记者|通讯员|实习生|作者|撰文|文\s*[/／]|发自[\u4e00-\u9fff]{2,4}$"
+    r"|来源|稿源|责任编辑|编辑"
     r"|发布时间|更新时间|发布日期|发表时间|发布于|更新于|(?<=\d)\s*[年月日时分]",
     re.IGNORECASE,
 )
@@ -85,6 +86,11 @@ DATELINE_LABEL = lazy_compile(
 )
 #: a word glued to the next by markup ("UhrLesedauer", "2026Updated"): split before the words are matched
 _GLUE = lazy_compile(r"(?<=[a-z])(?=[A-Z])|(?<=\d)(?=[^\W\d_])")
+#: a date with its year and a time of day, in digits ("2026-11-23 18:40", "2026年11月23日 18:40"): a line of
+#: only this (and byline words) dates the article as a label would
+DATE_AND_TIME = lazy_compile(
+    r"(?<!\d)\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?\s*(?:[T\s]|&nbsp;)*\d{1,2}\s*[:：]\s*\d{2}"
+)
 _NUMBERS = lazy_compile(r"\d+")
 _WORD_CHARS = lazy_compile(r"[^\W_]")
 
@@ -213,7 +219,8 @@ def is_byline(paragraph: str, authors: Sequence[str]) -> bool:
         rest, named = _names_pattern(names).sub(" ", paragraph), True
         if _WORD_CHARS.search(rest) is None and not all(map(_person_like, found)):
             return False  # names alone, and not all a person's ("Staff Reports"): may be the text's
-    if not named and not (DATELINE_LABEL.search(rest) and _NUMBERS.search(rest)):
+    dated = (DATELINE_LABEL.search(rest) and _NUMBERS.search(rest)) or DATE_AND_TIME.search(rest)
+    if not named and not dated:
         return False
     rest = BYLINE_WORDS.sub(" ", _GLUE.sub(" ", rest))
     return _WORD_CHARS.search(_NUMBERS.sub("", rest)) is None

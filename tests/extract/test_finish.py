@@ -97,6 +97,23 @@ def test_a_chinese_lead_naming_the_reporter_stays_whole():
     assert r.figures["byline_paragraphs"] == 0
 
 
+def test_a_chinese_date_and_source_line_goes():
+    # a portal's info line inside a small page's content node: the date and the 来源 the record has
+    line = "<div>2026-11-23 18:40 · 来源：央视新闻 作者：张三</div>"
+    r = extract(_page("", line + ZH_STORY, "本市新建自行车道"))
+    assert (r.source, r.author) == ("央视新闻", "张三")
+    assert r.text.startswith("本市今年将新建")
+    assert r.figures["byline_paragraphs"] == 1
+
+
+def test_a_date_and_time_alone_and_the_editor_line_go():
+    lines = "<p>2026年11月23日 18:40</p><p>来源：新华网 责任编辑：王五</p>"
+    r = extract(_page("", lines + ZH_STORY, "本市新建自行车道"))
+    assert (r.source, r.editor) == ("新华网", "王五")
+    assert r.text.startswith("本市今年将新建")
+    assert r.figures["byline_paragraphs"] == 2
+
+
 def test_prose_opening_with_by_stays():
     head = '<meta name="author" content="Maria Lopez">'
     opening = "By the end of the year, the lanes will be open."
@@ -122,6 +139,11 @@ def test_what_is_and_is_not_a_byline():
     assert is_byline("Jane Doe", ("Jane Doe",))  # a person's name alone under the headline
     assert not is_byline("Staff Reports", ("Staff Reports",))  # not a person's name: may be the text's
     assert not is_byline("The Associated Press", ("The Associated Press",))
+    assert is_byline("2012-01-17 08:01", ())  # a date with its time, in digits
+    assert is_byline("2012年01月12日 10:10 来源：长江商报", ("长江商报",))
+    assert not is_byline("2012-01-17", ())  # a date alone may be a table's or a list's
+    assert not is_byline("18:40", ())
+    assert not is_byline("新华社", ("新华社",))  # an organisation alone: may be the text's
     assert not is_byline("Published", ())  # a dateline has a number
     assert not is_byline("By Jane Doe", ("Jane Doe-Roe",))  # no writer found in it
     assert not is_byline("By the way", ("Jane Doe",))
