@@ -91,6 +91,18 @@ CASES = {
         ),
         (None, "陈静", "澎湃新闻"),
     ),
+    "163: the source link followed by the comment counter on the info line": (
+        netease(
+            info="来源: <a href='http://www.example.com/'>京华时报</a>(北京)\u3000"
+            "<a href='#' class='cDRed'>有<span>0</span>人参与</a> 手机看新闻",
+            end="<div class='post_author'>责任编辑：李明_NB0001</div>",
+        ),
+        (None, "李明", "京华时报(北京)"),
+    ),
+    "chinanews-like: a paper's title marks and an interaction counter after the source": (
+        netease(info="来源：《南方日报》 参与互动(0)", end="<div class='post_author'>编辑：李明</div>"),
+        (None, "李明", "南方日报"),
+    ),
     "163: wire dateline without a source line": (
         netease(
             first="<p>新华社北京5月3日电 某市地铁新线今日开通试运营，全长二十公里。</p>",

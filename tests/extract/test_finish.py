@@ -114,6 +114,13 @@ def test_a_date_and_time_alone_and_the_editor_line_go():
     assert r.figures["byline_paragraphs"] == 2
 
 
+def test_a_source_line_with_other_words_stays():
+    line = "<p>来源：新华网 本市今年将继续推进慢行系统建设</p>"
+    r = extract(_page("", line + ZH_STORY, "本市新建自行车道"))
+    assert r.source == "新华网"  # the name ends at the space
+    assert r.figures["byline_paragraphs"] == 0
+
+
 def test_prose_opening_with_by_stays():
     head = '<meta name="author" content="Maria Lopez">'
     opening = "By the end of the year, the lanes will be open."

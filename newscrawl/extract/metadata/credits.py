@@ -76,6 +76,8 @@ _SOURCE_CLASS = lazy_compile(
 )
 #: an element holding the source's name is this short (a name, maybe with its label)
 MAX_SOURCE_ELEMENT_CHARS = 40
+#: a source value opening with a Chinese character and going on after a space: the line's next item follows
+_SOURCE_RUN_ON = lazy_compile(r"[\u3400-\u9fff]\S*\s")
 #: 原标题 lines: the headline the story first ran under
 _ORIGINAL_TITLE = lazy_compile(r"(?:原标题|原題|原标題|原文标题)\s*[:：]\s*(?P<title>.+)$")
 #: words of the lines the whole-page fallback reads
@@ -214,8 +216,26 @@ def credit_value(field: str, text: str | None) -> str | None:
         return join_names(split_names(value)) if value else None
     if field == "source":
         m = SOURCE_KEYWORD.search(text)
-        return clean_value(text[m.end() :] if m else text)
+        return source_value(text[m.end() :] if m else text)
     raise ValueError(f"no credit field {field!r}; use author, editor or source")
+
+
+def source_value(text: str) -> str | None:
+    """The source's name in ``text`` (after its label): cleaned (:func:`clean_value`), and a Chinese name
+    cut where a space ends it, since an organisation's name has none (what follows is the line's next item:
+    a comment counter, the writer), without a paper's title marks.
+
+    >>> source_value("财华社(深圳)\u3000有0人参与 手机看新闻"), source_value("Financial Times")
+    ('财华社(深圳)', 'Financial Times')
+    >>> source_value("羊城晚报》 手机看新闻")
+    '羊城晚报'
+    """
+    value = clean_value(text)
+    if value and _SOURCE_RUN_ON.match(value):
+        value = value.split(None, 1)[0]
+    if value and ("《" in value or "》" in value):  # a paper's title marks: 《羊城晚报》
+        value = value.replace("《", "").replace("》", "") or None
+    return value
 
 
 def _editor(lines: Iterable[str], source: str) -> Found:
@@ -252,7 +272,7 @@ def _source(lines: Iterable[str], source: str) -> Found:
         if len(line) > MAX_CREDIT_LINE:
             continue
         for m in SOURCE_KEYWORD.finditer(line):
-            value = clean_value(line[m.end() :])
+            value = source_value(line[m.end() :])
             if value:
                 return Found(value, source)
     return NOT_FOUND
@@ -274,7 +294,7 @@ def _source_markup(page: Page, body: BodyResult) -> Found:
         if not text or len(text) > MAX_SOURCE_ELEMENT_CHARS:
             continue
         m = SOURCE_KEYWORD.search(text)
-        value = clean_value(text[m.end() :] if m else text)
+        value = source_value(text[m.end() :] if m else text)
         if value:
             return Found(value, "byline:source")
     return NOT_FOUND
