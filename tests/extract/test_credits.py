@@ -222,3 +222,15 @@ def test_prose_opening_with_reporting_by_is_no_credit_line():
 )
 def test_the_roles_of_further_writers_in_a_byline_are_no_names(byline: str, expected: str) -> None:
     assert extract(sina(first=byline)).author == expected
+
+
+def test_a_comment_form_marked_author_names_no_writer():
+    # 163's comment box: a login form whose class says "author", holding "[如何使用跟贴] 昵称 | 用户名："
+    form = (
+        "<div class='tie-author'><form class='tie-author-login' action='/login'>"
+        "<a href='/help'>[如何使用跟贴]</a> <span class='tie-author-toname'><a href='#'>昵称</a> |</span>"
+        "<label>用户名：<input name='username'></label></form></div>"
+    )
+    r = extract(netease(info="来源: 新京报") + form)
+    assert r.author is None
+    assert r.source == "新京报"

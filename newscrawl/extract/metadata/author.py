@@ -582,6 +582,8 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
             if _BYLINE_CLASS.search(marks) and not _NOT_BYLINE_CLASS.search(marks):
                 el = elements[i]
                 text = _element_text(el)
+                if next(el.iter("form", "input"), None) is not None:
+                    continue  # a comment form marked "author": its labels ("昵称", "用户名") are no names
                 if len(text) <= MAX_BYLINE_LINE:
                     # an author box holding the name and the role apart: the name's element
                     named = next((d for d in _CLASSED(el) if _NAME_CLASS.search(d.get("class", ""))), None)
@@ -691,12 +693,12 @@ ASIDE_DEPTH = 4
 
 
 def _in_aside(el: Element) -> bool:
-    """True when ``el`` sits in a comment, a figure or a picture's licence or caption box (within
-    ``ASIDE_DEPTH`` ancestors): the name there is a commenter's or a photographer's."""
+    """True when ``el`` sits in a comment or its form, a figure or a picture's licence or caption box
+    (within ``ASIDE_DEPTH`` ancestors): the name there is a commenter's or a photographer's."""
     for k, anc in enumerate(el.iterancestors()):
         if k >= ASIDE_DEPTH:
             break
-        if anc.tag in ("figure", "figcaption"):
+        if anc.tag in ("figure", "figcaption", "form"):
             return True
         cls, ident = anc.get("class"), anc.get("id")
         if (cls or ident) and _ASIDE_CLASS.search(f"{cls or ''} {ident or ''}"):
