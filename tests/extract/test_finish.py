@@ -148,6 +148,9 @@ def test_what_is_and_is_not_a_byline():
     assert not is_byline("The Associated Press", ("The Associated Press",))
     assert is_byline("2012-01-17 08:01", ())  # a date with its time, in digits
     assert is_byline("2012年01月12日 10:10 来源：长江商报", ("长江商报",))
+    assert is_byline("2012-01-17 20:36:43 来源: 财华社(深圳) 有0人参与 手机看新闻", ("财华社(深圳)",))
+    assert is_byline("来源：南方日报 参与互动(0)", ("南方日报",))
+    assert not is_byline("评论：这项政策值得期待 2026-11-23 18:40 来源：新华网", ("新华网",))
     assert not is_byline("2012-01-17", ())  # a date alone may be a table's or a list's
     assert not is_byline("18:40", ())
     assert not is_byline("新华社", ("新华社",))  # an organisation alone: may be the text's
