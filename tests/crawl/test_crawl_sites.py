@@ -214,6 +214,27 @@ def test_sina_drops_its_in_article_promo_boxes():
     assert "点击投票" not in extract(page, prune_xpath=sina.exclude).text
 
 
+def test_sohu_drops_its_back_link_and_platform_disclaimer():
+    paragraphs = (
+        "初雪过后，古城墙迎来今冬第一个客流高峰，不少游客专程赶来拍摄雪景。",
+        "景区工作人员介绍，当天上午入园游客超过一万人次，比上周同期增长约三成。为保障安全，景区对部分坡道进行了"
+        "临时封闭，并安排专人引导游客分流。",
+        "不少外地游客表示，雪后的城墙别有一番韵味，和平时看到的完全不一样。",
+    )
+    page = (
+        "<body><div class='text'><div class='text-title'><h1>古城墙迎来游客高峰</h1></div>"
+        "<article class='article' id='mp-editor'>" + "".join(f"<p>{p}</p>" for p in paragraphs)
+        + "<a href='//www.sohu.com/?strategyid=00001' id='backsohucom'><span class='backword'>"
+        "返回搜狐，查看更多</span></a></article>"
+        "<div class='statement'>平台声明：该文观点仅代表作者本人，搜狐号系信息发布平台，搜狐仅提供信息存储空间服务。</div>"
+        "</div></body>"
+    )
+    sohu = load_site(DEFAULT_SITES_DIR / "sohu.toml")
+    plain, pruned = extract(page).text, extract(page, prune_xpath=sohu.exclude).text
+    assert "返回搜狐" in plain and "平台声明" in plain
+    assert pruned == "\n".join(paragraphs)
+
+
 def test_site_settings_with_good_values_pass():
     values = {"DOWNLOAD_DELAY": "0.5", "TELNETCONSOLE_ENABLED": False}
     site = parse_site({**GOOD, "settings": values}, "x.toml")
