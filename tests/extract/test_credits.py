@@ -234,3 +234,24 @@ def test_a_comment_form_marked_author_names_no_writer():
     r = extract(netease(info="来源: 新京报") + form)
     assert r.author is None
     assert r.source == "新京报"
+
+
+def test_an_outlet_in_the_author_box_is_the_source_not_the_writer():
+    # qq's media box: <a class="author"> names the account, here a news outlet, not who wrote the story
+    page = (
+        "<html><head><meta charset='utf-8'><title>地铁新线开通_腾讯新闻</title></head><body>"
+        "<h1>地铁新线开通</h1><div class='media-info'><a class='author' href='/omn/author/5001'>"
+        f"<span>央视新闻</span></a><span class='time'>2024-05-03 10:21</span></div>{BODY}</body></html>"
+    )
+    r = extract(page)
+    assert (r.author, r.source) == (None, "央视新闻")
+    assert r.sources["source"] == "byline:class:outlet"
+
+
+def test_a_person_in_the_author_box_stays_the_writer():
+    page = (
+        "<html><head><meta charset='utf-8'><title>地铁新线开通_腾讯新闻</title></head><body>"
+        "<h1>地铁新线开通</h1><div class='media-info'><a class='author' href='/omn/author/5001'>"
+        f"<span>王小明</span></a><span class='time'>2024-05-03 10:21</span></div>{BODY}</body></html>"
+    )
+    assert extract(page).author == "王小明"

@@ -1575,6 +1575,20 @@ def declared_outlets(page: Page) -> Iterator[Found]:
         yield Found(ld_author, "json-ld:author")
 
 
+def byline_outlet(page: Page, body: BodyResult) -> Found:
+    """A news outlet the byline markup by the text names (``<a class="author">央视新闻</a>``): the
+    page's source, which :func:`find_author` does not take for a writer."""
+    markup = _byline_markup(page, body)
+    if markup and _chinese_outlet(markup.value or ""):
+        return Found(markup.value, f"{markup.source}:outlet")
+    return NOT_FOUND
+
+
+def _chinese_outlet(value: str) -> bool:
+    """A Chinese outlet's name (新京报, 央视新闻); an English byline's "Reuters" is left to the wire rules."""
+    return bool(_OUTLET.match(value.replace(" ", "")))
+
+
 def find_author(
     page: Page, body: BodyResult, near: tuple[list[str], list[str], list[str]] | None = None
 ) -> Found:
@@ -1833,6 +1847,8 @@ def _author_chain(
             return Found(ld_value, "json-ld:author")
         held = held or Found(ld_value, "json-ld:author")
     markup = _byline_markup(page, body)
+    if markup and _chinese_outlet(markup.value or ""):
+        markup = NOT_FOUND  # an author box naming a news outlet (qq: "央视新闻"): the source (byline_outlet)
     if markup and (site.is_own_name(markup.value or "") or is_organisation(markup.value or "")):
         held = held or markup  # an author box naming the site: a byline may still name a person
         markup = NOT_FOUND

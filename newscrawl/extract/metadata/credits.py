@@ -16,7 +16,8 @@ Source (``Extraction.source``), the organisation or wire service the story comes
 4. ``dateline`` -- a wire dateline opening the text: "新华社北京5月3日电", "中新网5月3日电",
    "WASHINGTON (AP) —", "(Reuters) -".
 5. ``meta:<key>`` -- meta source, contentsource, mediaid, dc.source; then a declared author that names
-   an outlet (sina's ``article:author`` is the newspaper).
+   an outlet (sina's ``article:author`` is the newspaper); then an outlet the byline markup names
+   (``byline:class:outlet``: qq's ``<a class="author">央视新闻</a>``), which is never the writer.
 6. ``<author rule>:outlet`` -- on other pages, the page's own outlet or declared publisher named beside
    the writer in the byline ("Jane Doe, Example Insider"; "Jane Doe. Example Outlet"): it leaves the
    author list (:func:`author.outlet_apart`). A wire service beside a writer stays in the list.
@@ -40,6 +41,7 @@ from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.author import (
     EDITOR_KEYWORD,
     SOURCE_KEYWORD,
+    byline_outlet,
     byline_value,
     chinese_surnames,
     clean_value,
@@ -180,6 +182,7 @@ def find_people(page: Page, body: BodyResult) -> People:
         or _source(whole_page(), "page:source")
         or _dateline(body.paragraphs[:1])
         or _meta_source(page)
+        or byline_outlet(page, body)
     )
     if not author and source.source in ("line:source", "page:source") and is_person_name(source.value or ""):
         author = Found(source.value, "line:source-person")  # "来源：尹娟" credits a person: the writer
