@@ -186,6 +186,17 @@ def test_closing_bracket_byline_at_the_end_of_the_text():
     assert author(page(last=SENTENCE_ZH + "（记者 赵小红）")) == ("赵小红", "line:writer")
 
 
+def test_a_wire_datelines_bracketed_reporters_end_at_the_bracket():
+    lead = "新华社西安11月24日电（记者王小明、李华）初雪过后，古城墙迎来今冬第一个客流高峰。"
+    r = extract(page(first=lead))
+    assert (r.author, r.authors) == ("王小明、李华", ("王小明", "李华"))
+    assert extract(page(first="本报讯（记者 王小明）初雪过后，古城墙迎来客流高峰。")).authors == ("王小明",)
+
+
+def test_a_bracketed_editor_ends_at_the_bracket():
+    assert extract(page(last="【责任编辑：刘欢】返回首页，查看更多")).editor == "刘欢"
+
+
 def test_reporter_survey_menu_is_not_a_byline():
     assert author(page(top="记者调查 网上投票")) == (None, None)
 

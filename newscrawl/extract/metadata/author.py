@@ -329,6 +329,8 @@ _OUTLET = lazy_compile(
 )
 #: two or more spaces, or an ideographic space: a gap between names, not inside one
 _WIDE_GAP = lazy_compile(r"\s{2,}|\u3000")
+#: the bracket closing a byline given in brackets ("（记者 张三）"): what follows is the text
+_CLOSING_BRACKET = lazy_compile(r"[）)】\]]")
 _CJK_NAME = lazy_compile(rf"^[{_CJK}·•]{{2,4}}$")
 #: the roles of a byline's further writers ("记者 张三 通讯员 李四 实习生 王五"): they write too
 _CO_WRITER = lazy_compile(r"^(?:(?:本报|特约|见习|实习)?记者|(?:特约)?通讯员|实习生)$")
@@ -403,7 +405,8 @@ def _names(run: str) -> str | None:
     ('Jane Doe and John Roe', '王建宏、张文攀')
     >>> _names("JANE DOE and JOHN ROE Associated Press"), _names("张三 通讯员 李四 实习生 王五")
     ('JANE DOE and JOHN ROE', '张三、李四、王五')
-
+    >>> _names("王小明、李华）初雪过后，古城墙迎来客流高峰")
+    '王小明、李华'
     """
     run = run.lstrip(_STRIP)
     latin = _LATIN_NAMES.match(run)
@@ -420,6 +423,9 @@ def _names(run: str) -> str | None:
     end = _VALUE_END.search(run)
     cut_at_place = end is not None and run[end.start() : end.start() + 2] in ("报道", "发自")
     head = run[: end.start()] if end else run
+    close = _CLOSING_BRACKET.search(head)
+    if close:  # "（记者王小明、李华）初雪过后，……": the bracket ends the byline, the text follows
+        head, cut_at_place = head[: close.start()], False
     names: list[str] = []
     for token in _NAME_SPLIT.split(head):
         token = token.strip(_STRIP)
