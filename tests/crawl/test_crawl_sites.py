@@ -226,13 +226,32 @@ def test_sohu_drops_its_back_link_and_platform_disclaimer():
         "<article class='article' id='mp-editor'>" + "".join(f"<p>{p}</p>" for p in paragraphs)
         + "<a href='//www.sohu.com/?strategyid=00001' id='backsohucom'><span class='backword'>"
         "返回搜狐，查看更多</span></a></article>"
-        "<div class='statement'>平台声明：该文观点仅代表作者本人，搜狐号系信息发布平台，搜狐仅提供信息存储空间服务。</div>"
+        "<div class='statement'>平台声明：该文观点仅代表作者本人，"
+        "搜狐号系信息发布平台，搜狐仅提供信息存储空间服务。</div>"
         "</div></body>"
     )
     sohu = load_site(DEFAULT_SITES_DIR / "sohu.toml")
     plain, pruned = extract(page).text, extract(page, prune_xpath=sohu.exclude).text
     assert "返回搜狐" in plain and "平台声明" in plain
     assert pruned == "\n".join(paragraphs)
+
+
+def test_cnblogs_takes_the_writer_from_the_posts_foot_line():
+    sentence = "个工作进程负责解析页面并抽取正文，主进程只负责调度和写入，下载不会因为解析而停顿。"
+    body = "".join(f"<p>第{i}{sentence}</p>" for i in range(6))
+    page = (
+        "<html><head><title>用多进程加速正文抽取 - 风笑天 - 博客园</title></head><body><div class='post'>"
+        "<h1 class='postTitle'><a id='cb_post_title_url' href='/fengxt/p/1'>用多进程加速正文抽取</a></h1>"
+        f"<div id='cnblogs_post_body'>{body}</div><div class='postDesc'>posted @ "
+        "<span id='post-date'>2026-11-24 10:05</span> <a href='https://www.cnblogs.com/fengxt/'>风笑天</a> "
+        "阅读(<span>123</span>) 评论(<span>0</span>) <a href='#'>编辑</a> <a href='#'>收藏</a>"
+        "</div></div></body></html>"
+    )
+    cnblogs = load_site(DEFAULT_SITES_DIR / "cnblogs.toml")
+    assert extract(page).author is None  # a pen name the surname list does not know
+    r = extract(page, field_xpaths=cnblogs.xpath, timezone=cnblogs.timezone)
+    assert (r.author, r.sources["author"]) == ("风笑天", "xpath")
+    assert r.published_at == "2026-11-24T10:05:00+08:00"
 
 
 def test_site_settings_with_good_values_pass():
