@@ -154,6 +154,17 @@ def test_english_wire_dateline_is_the_source():
     assert extract(html).source == "AP"
 
 
+@pytest.mark.parametrize(
+    "dateline,source",
+    [("BEIJING, Nov. 24 (Xinhua) -- ", "Xinhua"), ("XI'AN, Sept. 3 (Xinhua) -- ", "Xinhua"),
+     ("LONDON, March 4 (Reuters) - ", "Reuters"), ("The council (AP) — ", None)],
+)
+def test_an_english_wire_dateline_with_its_day_is_the_source(dateline: str, source: str | None) -> None:
+    rest = "The council met on Tuesday evening to discuss the new budget for schools. "
+    html = f"<html><body><h1>Budget</h1><div><p>{dateline}{rest}</p><p>{rest * 3}</p><p>{rest * 3}</p></div>"
+    assert extract(html + "</body></html>").source == source
+
+
 def test_no_credits_on_a_plain_page():
     html = f"<html><body><h1>地铁新线开通</h1><div>{BODY}</div></body></html>"
     r = extract(html)

@@ -101,7 +101,10 @@ _CN_DATELINE = lazy_compile(
     r"(?:电|讯|消息)"
 )
 _EN_DATELINE = lazy_compile(
-    r"^[A-Z][A-Z .,'-]{0,40}\((?P<source>AP|AFP|Reuters|dpa|UPI|Xinhua|Bloomberg)\)\s*[-—–]"
+    r"^[A-Z][A-Z .,'-]{0,40}"
+    # the day after the place, as Xinhua and others write it: "BEIJING, Nov. 24 (Xinhua) --"
+    r"(?:,?\s*(?:Jan|Feb|March|April|May|June|July|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2}\s*)?"
+    r"\((?P<source>AP|AFP|Reuters|dpa|UPI|Xinhua|Bloomberg)\)\s*[-—–]"
 )
 #: a wire story's credit line closing its text, each role before its names: "Reporting by X in Beirut and
 #: Y in London; Writing by Y; Editing by Z" (Reuters), "(Reporting by X; Editing by Z)"
