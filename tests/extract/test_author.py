@@ -236,6 +236,13 @@ def test_short_chinese_words_without_a_surname_are_not_a_name():
     assert author(page(top="划重点")) == (None, None)
 
 
+def test_an_outlet_alone_above_the_text_is_no_writer():
+    # ifeng's info row: the source's name in a span of its own, no label
+    r = extract(page(top="<span class='source'>华商报</span>"))
+    assert r.author is None
+    assert r.source == "华商报"
+
+
 def test_short_chinese_furniture_above_the_text_is_not_a_name():
     assert author(page(top="返回顶部")) == (None, None)
 

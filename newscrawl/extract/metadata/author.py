@@ -947,7 +947,7 @@ def _name_only(line: str, latin: bool) -> str | None:
     if _CJK_NAME.match(stripped):
         if _VALUE_END.search(stripped) or _FURNITURE.search(stripped) or not _has_surname(stripped):
             return None
-        return stripped
+        return None if _OUTLET.match(stripped) else stripped  # "华商报" above the text: the source
     if not latin or line.rstrip(" \"'”’»)）")[-1:] in ".!?:…" or site_name_like(stripped):
         return None
     words = stripped.split()
