@@ -163,6 +163,21 @@ def test_site_names_are_not_tags():
     assert extract(page(head=head, en=False), URL).tags == ("地铁", "试运营")
 
 
+def test_chinese_keywords_apart_by_spaces_are_several_tags():
+    head = "<meta name='keywords' content='古城墙 游客 初雪'>"
+    assert extract(page(head=head, en=False), URL).tags == ("古城墙", "游客", "初雪")
+    english = "<meta name='keywords' content='city wall, first snow'>"  # a space inside an English tag
+    assert extract(page(head=english), URL).tags == ("city wall", "first snow")
+
+
+def test_the_headline_given_as_a_keyword_is_no_tag():
+    # a CMS whose editor gave no keywords puts the headline there, its halves apart by a space
+    title = "<title>初雪过后古城墙迎来游客高峰 景区临时封闭部分坡道_新闻中心</title>"
+    head = title + "<meta name='keywords' content='初雪过后古城墙迎来游客高峰 景区临时封闭部分坡道,古城墙'>"
+    html = page(head=head, en=False).replace("<title>Budget</title>", "")
+    assert extract(html, URL).tags == ("古城墙",)
+
+
 # --- section ----------------------------------------------------------------------------------------
 
 
