@@ -311,7 +311,7 @@ print(look_ahead(misbehave, None, Ahead(*{ahead}, mark=mark), workers=2))
 # inbox): a worker lost on a payload of its own takes no other
 deadline = time.monotonic() + 60
 lines = []
-while len(lines) < {computed} and time.monotonic() < deadline:
+while len(lines) < 2 * {computed} and time.monotonic() < deadline:  # a line "pid payload" per payload
     time.sleep(0.01)
     lines = open(mark).read().split() if os.path.exists(mark) else []
 print(dict(zip(lines[1::2], map(int, lines[::2]))))
