@@ -13,6 +13,8 @@ extraction rules (their own patterns, not the extractor's), so they can catch wh
 - ``dup_paragraph``: the same paragraph (at least ``DUP_MIN_CHARS`` characters) twice in a row (the same
   paragraph further apart is often the page's own: a refrain, a FAQ's answer, a table's row);
 - ``lead_chrome``: the text starts with a breadcrumb trail or share buttons;
+- ``lead_info_line``: the text starts with the page's info line, which the record holds in fields of its
+  own: a date (and time) and labelled credits only ("2026-11-23 18:40 来源：新华网 作者：张三");
 - ``mojibake``: text decoded with the wrong charset (U+FFFD, "锟斤拷", UTF-8 read as Latin-1 or cp1252);
 - ``markup_left``: HTML character references or tags left in the text;
 - ``title_first_line``: the text's first line is the title again.
@@ -49,6 +51,7 @@ CLASSES: tuple[str, ...] = (
     "date_ancient",
     "dup_paragraph",
     "lead_chrome",
+    "lead_info_line",
     "mojibake",
     "markup_left",
     "title_first_line",
@@ -202,6 +205,32 @@ def _share_line(line: str) -> bool:
     return bool(words) and len(words) >= 2 and all(w in _SHARE_WORDS for w in words)
 
 
+#: the items of a Chinese page's info line: a date with or without its time, a credit label and its value,
+#: a comment counter or the tools beside them (an independent pattern: not the extractor's byline words)
+_INFO_ITEM = (
+    r"(?:\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?(?:\s*\d{1,2}[:：]\d{2}(?:[:：]\d{2})?)?"
+    r"|(?:来源|稿源|作者|编辑|责任编辑|责编|记者|发布时间|时间)\s*[:：]\s*[^\s:：|｜]{1,20}"
+    r"|有\s*\d+\s*人参与|参与互动\s*\(?\d*\)?|手机看新闻|我要评论|分享到?|打印|字号)"
+)
+_INFO_LINE = lazy_compile(rf"^(?:{_INFO_ITEM}[\s|｜·丨/]*)+$")
+#: an info line is short
+INFO_LINE_MAX_CHARS = 80
+
+
+def lead_info_line(text: str) -> bool:
+    """The text starts with the page's info line (a date, labelled credits; nothing else).
+
+    >>> lead_info_line("2026-11-23 18:40 来源：新华网 作者：张三\\n正文")
+    True
+    >>> lead_info_line("2012年1月12日 17:09\\n正文"), lead_info_line("2026年11月23日，市里开会。\\n正文")
+    (True, False)
+    >>> lead_info_line("来源：新华网 记者获悉，……")
+    False
+    """
+    lines = paragraphs(text)[:2]
+    return any(len(line) <= INFO_LINE_MAX_CHARS and _INFO_LINE.match(line) is not None for line in lines)
+
+
 def lead_chrome(text: str) -> bool:
     """The text starts with a breadcrumb trail or share buttons.
 
@@ -271,6 +300,7 @@ def audit_record(
         "date_ancient": date_ancient(published_at),
         "dup_paragraph": dup_paragraph(text),
         "lead_chrome": lead_chrome(text),
+        "lead_info_line": lead_info_line(text),
         "mojibake": mojibake(text),
         "markup_left": markup_left(text),
         "title_first_line": title_first_line(title, text),

@@ -82,6 +82,7 @@ AUDIT_COLUMNS = (
     ("date before 1995", "audit_date_ancient", "d"),
     ("paragraph twice", "audit_dup_paragraph", "d"),
     ("starts with chrome", "audit_lead_chrome", "d"),
+    ("starts with info line", "audit_lead_info_line", "d"),
     ("mojibake", "audit_mojibake", "d"),
     ("markup in text", "audit_markup_left", "d"),
 )

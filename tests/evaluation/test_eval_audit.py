@@ -36,6 +36,9 @@ def test_a_good_record_shows_no_defect():
         ({"text": "首页 > 新闻 > 正文\n" + BODY}, "lead_chrome"),
         ({"text": "当前位置：首页 > 国内新闻\n" + BODY}, "lead_chrome"),
         ({"text": "Share Facebook Twitter Email\n" + BODY}, "lead_chrome"),
+        ({"text": "2026-11-23 18:40 · 来源：央视新闻\n" + BODY}, "lead_info_line"),
+        ({"text": "2012-01-17 20:36:43 来源: 财华社(深圳) 有0人参与 手机看新闻\n" + BODY}, "lead_info_line"),
+        ({"text": "2012年01月12日 10:10\n来源：长江商报 作者：罗义\n" + BODY}, "lead_info_line"),
         ({"text": "Caf\u00c3\u00a9 owners said " + BODY}, "mojibake"),
         ({"text": "锟斤拷锟斤拷 " + BODY}, "mojibake"),
         ({"text": "The harbour&nbsp;reopened " + BODY}, "markup_left"),
@@ -58,6 +61,8 @@ def test_each_defect_is_found(fields, defect):
         {"text": "Le procès pour » vol aggravé » opposant le commerçant au colonel a repris lundi.\n" + BODY},
         {"text": "Die Straße wurde für Fußgänger geöffnet. Größere Änderungen folgen.\n" + BODY},
         {"text": "AT&T said 3 < 4 and a <b is not a tag.\n" + BODY},
+        {"text": "2026年11月23日，市政府召开新闻发布会，公布了十件民生实事。\n" + BODY},  # a dated lead
+        {"text": "来源：新华网 记者从市交通委员会获悉，新线明年开工。\n" + BODY},
     ],
 )
 def test_ordinary_records_are_not_flagged(fields):
