@@ -786,3 +786,99 @@ def test_a_publish_meta_holding_the_last_edit_gives_way_to_an_earlier_publish_va
     # the earlier value alone against two (a microdata datePublished the page's JSON-LD does not repeat)
     alone = page(head.replace("2024-08-04T13:23:00Z", "2024-08-05T19:49:50Z"), top=top)
     assert published(alone, timezone=None)[1] == "meta:article:published_time"
+
+
+# --- datelines of European and Japanese publishers (issue 12) -----------------------------------------
+
+STORY_IT = "".join(
+    f"<p>{s}</p>"
+    for s in (
+        "Le piogge cadute durante la notte hanno fatto esondare alcuni torrenti dell'entroterra, e i vigili "
+        "del fuoco sono intervenuti decine di volte fino all'alba.",
+        "I sindaci hanno chiuso scuole e parchi per tutta la giornata, mentre la protezione civile invita a "
+        "evitare gli spostamenti non necessari lungo i corsi d'acqua.",
+        "Per domani sono attese piogge meno intense, ma i terreni restano saturi e il rischio di frane resta "
+        "alto secondo i geologi della regione.",
+    )
+)
+
+
+def _dated(lang: str, dateline: str, story: str = STORY_IT) -> str:
+    return (
+        f"<html lang='{lang}'><head><title>Titolo</title></head><body><div class='nav'>Home</div>"
+        f"<div class='article'><h1>Titolo della notizia</h1><div class='data'>{dateline}</div>"
+        f"<div class='testo'>{story}</div></div></body></html>"
+    )
+
+
+def test_an_italian_dateline_gives_the_time_after_alle_and_the_update():
+    r = extract(_dated("it", "Pubblicato il 25/11/2026 alle 07:15 · Aggiornato il 25/11/2026 alle 11:40"))
+    assert (r.published_at, r.modified_at) == ("2026-11-25T07:15:00+01:00", "2026-11-25T11:40:00+01:00")
+    assert r.sources["modified_at"] == "text-updated"
+
+
+def test_a_portuguese_update_label_dates_the_change():
+    r = extract(_dated("pt-PT", "Publicado 25/11/2026 às 10:03 | Atualizado em 25/11/2026 às 12:30"))
+    assert (r.published_at, r.modified_at) == ("2026-11-25T10:03:00+00:00", "2026-11-25T12:30:00+00:00")
+
+
+def test_an_update_time_alone_is_on_the_day_of_the_publish_date():
+    # Le Monde's "Publié le ... à 14h03, modifié à 15h10": the change is dated by the day before it
+    r = extract(_dated("fr", "Publié le 25 novembre 2026 à 14h03, modifié à 15h10"))
+    assert (r.published_at, r.modified_at) == ("2026-11-25T14:03:00", "2026-11-25T15:10:00")
+
+
+def test_an_update_time_alone_before_the_publish_time_is_not_read():
+    r = extract(_dated("fr", "Publié le 25 novembre 2026 à 14h03, modifié à 09h10"))
+    assert (r.published_at, r.modified_at) == ("2026-11-25T14:03:00", None)
+
+
+def test_a_japanese_update_label_is_not_the_publish_time():
+    sentence = "市は二十五日、市立図書館の夜間開館を来年四月から拡大すると発表した。"
+    story = "".join(f"<p>{sentence * 3}</p>" for _ in range(3))
+    dateline = "<span>2026年11月25日 14時03分</span><p>更新 2026年11月25日 15時10分</p>"
+    r = extract(_dated("ja", dateline, story))
+    assert (r.published_at, r.modified_at) == ("2026-11-25T14:03:00+09:00", "2026-11-25T15:10:00+09:00")
+
+
+def test_a_french_update_label_with_le_dates_the_change():
+    r = extract(_dated("fr-FR", "Publié le 25/11/2026 à 06h45 <span>Mis à jour le 25/11/2026 à 09h12</span>"))
+    assert (r.published_at, r.modified_at) == ("2026-11-25T06:45:00+01:00", "2026-11-25T09:12:00+01:00")
+
+
+def test_a_japanese_portals_date_without_a_year_is_read_in_the_fetch_year():
+    sentence = "県と沿線の市町は二十五日、赤字が続く路線の存続に向けた協議会を設置した。"
+    story = "".join(f"<p>{sentence * 3}</p>" for _ in range(3))
+    html = _dated("ja", "<time>11/25(水) 14:03配信</time>", story)
+    r = extract(html, reference_time=datetime(2026, 11, 25, 9, 0, tzinfo=UTC))
+    assert r.published_at == "2026-11-25T14:03:00+09:00"
+    # read in January, a late-November date is last year's
+    r = extract(html, reference_time=datetime(2027, 1, 3, 9, 0, tzinfo=UTC))
+    assert r.published_at == "2026-11-25T14:03:00+09:00"
+
+
+def _live(entries: list[str]) -> str:
+    blocks = "".join(
+        f"<div class='block'><p><time datetime='2026-11-25T{t}:00Z'>{t} GMT</time></p>"
+        f"<p>{'The chancellor set out further measures and business groups gave their reaction. ' * 2}</p>"
+        "</div>"
+        for t in entries
+    )
+    return (
+        "<html lang='en-GB'><head><title>Budget live</title></head><body><div class='nav'>Home</div>"
+        f"<main><h1>Budget 2026 live: chancellor sets out tax changes</h1><div class='body'>{blocks}</div>"
+        "</main></body></html>"
+    )
+
+
+def test_a_live_blogs_entries_newest_first_date_it_by_the_earliest():
+    r = extract(_live(["17:58", "14:10", "12:31", "08:15"]))
+    assert r.published_at == "2026-11-25T08:15:00+00:00"
+    assert r.sources["published_at"] == "time-element:first-entry"
+
+
+def test_times_not_in_falling_order_are_no_live_blog():
+    r = extract(_live(["08:15", "14:10", "12:31"]))
+    assert (r.published_at, r.sources["published_at"]) == ("2026-11-25T08:15:00+00:00", "time-element")
+    r = extract(_live(["17:58", "14:10"]))  # two are an article's time and a teaser's
+    assert r.published_at == "2026-11-25T17:58:00+00:00"

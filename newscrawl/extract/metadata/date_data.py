@@ -136,8 +136,10 @@ PUBLISH_LABELS: tuple[str, ...] = (
 UPDATE_LABELS: tuple[str, ...] = (
     "更新时间", "更新於", "最后更新", "修改时间", "最后修改", "updated on", "updated", "last updated",
     "last modified", "modified", "aktualisiert am", "aktualisiert", "zuletzt aktualisiert", "mis à jour",
-    "actualizado", "last edited", "edited", "geändert am", "zuletzt geändert", "modifié le", "수정",
-    "업데이트", "更新日", "最終更新",
+    "actualizado", "last edited", "edited", "geändert am", "zuletzt geändert", "modifié le", "modifié",
+    "mis à jour le", "actualizado el", "actualizado a las",
+    "aggiornato il", "aggiornato", "atualizado em", "atualizado", "수정", "업데이트", "更新日", "最終更新",
+    "更新",
 )
 #: words just before a date that say it is *not* the publish time
 OTHER_LABELS: tuple[str, ...] = (*UPDATE_LABELS, "copyright", "©")

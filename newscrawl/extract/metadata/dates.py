@@ -59,12 +59,12 @@ _CN_DIGITS = {"〇": 0, "零": 0, "○": 0, "Ｏ": 0, "O": 0, "o": 0, "一": 1, 
 # A time after a date: optional 上午/下午, H:M[:S][.fff], optional AM/PM, optional offset or zone name.
 # Between the two: a space, T, a comma, a word (at, um...) or a bar, dot, dash or slash of a dateline
 # ("Do 25.04.24 | 14:07 Uhr", "3 May 2024 · 10:15", "06/02/2022 - 13:48", "Nov 8, 2023 / 10:35 PM",
-# "2025.03.04. 오후 6:15").
+# "2025.03.04. 오후 6:15", "25/11/2026 alle 07:15", "25/11/2026 às 10h03").
 # A dot between hour and minute only before a zone name or am/pm, the Guardian's "18.15 GMT" and
 # Britain's "6.15pm" ("12.50 EUR" is a price).
 _ZONE_NAMES = "|".join(sorted((*ZONE_ABBREVIATIONS, *GENERIC_ZONES), key=len, reverse=True))
 _TIME = (
-    r"(?:\s*(?:[T,.|·•/\u2013\u2014-]|\s|日|号|at|um|à|a las)?\s*"
+    r"(?:\s*(?:[T,.|·•/\u2013\u2014-]|\s|日|号|at|um|à|às|a las|alle(?:\s+ore)?)?\s*"
     r"(?:(?P<half>上午|下午|中午|晚上|凌晨|早上|傍晚|오전|오후|AM|PM)\s*)?"
     r"(?P<H>[0-2]?\d)\s*(?:[:：时時点點h시]|\.(?=[0-5]\d\s*(?:[AaPp]\.?[Mm]\.?(?![a-zA-Z])|"
     rf"(?-i:{_ZONE_NAMES})\b)))"
@@ -105,6 +105,11 @@ _SHORT = lazy_compile(
     r"(?:发布时间|發布時間|发表时间|发布日期|发布于|发表于|时间|時間|日期)\s*[:：]?\s*"
     r"(?:(?:(?P<y>\d\d)[-/.])?(?P<m>[01]?\d)[-/.](?P<d>[0-3]?\d)|(?P<m2>[01]?\d)\s*月\s*(?P<d2>[0-3]?\d)\s*日)"
     r"(?![\d/.-])" + _TIME
+)
+#: a Japanese portal's date without a year, its weekday in brackets: "11/25(水) 14:03配信" (read in the
+#: reference's year)
+_WEEKDAY_SHORT = lazy_compile(
+    r"(?<![\d/])(?P<m>[01]?\d)/(?P<d>[0-3]?\d)\s*[(（][月火水木金土日][)）]\s*(?:(?P<H>[0-2]?\d):(?P<M>[0-5]\d))?"
 )
 _RELATIVE = lazy_compile(
     r"(?P<n>\d{1,3})\s*(?P<unit>秒|分钟|分鐘|小时|小時|天|周|週|个月|個月)前"
@@ -268,6 +273,19 @@ def _short(m: re.Match[str], reference: datetime | None) -> tuple[datetime | Non
     return when, has_time
 
 
+def _weekday_short(m: re.Match[str], reference: datetime) -> tuple[datetime | None, bool]:
+    """"11/25(水) 14:03" in the reference's year (last year's when that is more than a day ahead)."""
+    mo, d = int(m.group("m")), int(m.group("d"))
+    hh, mm = (int(m.group("H")), int(m.group("M"))) if m.group("H") else (0, 0)
+    if hh > 23:
+        return None, False
+    for year in (reference.year, reference.year - 1):
+        when = make_date(year, mo, d, hh, mm)
+        if when is not None and when.date() <= reference.date() + FUTURE_SLACK:
+            return when, m.group("H") is not None
+    return None, False
+
+
 def _label(text: str, start: int) -> int:
     before = text[max(0, start - LABEL_REACH) : start]
     if not before:
@@ -385,6 +403,10 @@ def find_dates(
             for m in _SHORT.finditer(text):
                 first = "y" if m.group("y") else ("m" if m.group("m") else "m2")
                 if not add(m.start(first), m.end(), *_short(m, reference)):
+                    return
+        if relative and reference is not None and ("(" in text or "（" in text):
+            for m in _WEEKDAY_SHORT.finditer(text):
+                if not add(m.start(), m.end(), *_weekday_short(m, reference)):
                     return
         if relative and reference is not None:
             for m in _RELATIVE.finditer(text):

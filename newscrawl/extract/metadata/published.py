@@ -5,7 +5,9 @@
 3. ``time-element``: ``itemprop=datePublished``, then the first ``<time datetime>`` between the heading and
    the end of the main text (one elsewhere dates a comment or a teaser; "updated" ones and those of an
    embedded post, inside a ``<blockquote>``, are skipped). A ``<time>`` whose text shows a day more than
-   one day from its ``datetime`` gives the day shown.
+   one day from its ``datetime`` gives the day shown. ``time-element:first-entry``: when that first
+   ``<time>`` opens a run of ``LIVE_FEED_TIMES`` or more, each earlier than the one before, the run is a
+   live blog's entries, newest first, and the earliest dates the page (the first dates its latest entry).
 4. ``title``: a date that is a part of the ``<title>`` (or ``og:title``) of its own, set off by a separator
    (``... | Europa | Kurier | 14.03.2023``): the site's own statement of the page's date, read before the text
    near the heading, where a photo caption may date the photo (one fundus page, 4 days early).
@@ -16,8 +18,8 @@
    just before and at the start of the main text, and the text at and after its end; long text pieces
    (prose) give only their opening dateline. The pattern is generalised (see ``dates.py``). A date after a
    publish label ("发布时间：", "Published") wins over an unlabelled one; one after another label
-   ("更新时间", "Updated") loses. With no body node, the search starts from the heading, or the beginning
-   of the body.
+   ("更新时间", "Updated", "Aggiornato il", "Mis à jour le", "更新") loses. With no body node, the search
+   starts from the heading, or the beginning of the body.
 6. ``meta:<key>`` for the generic keys (``date``, ``dc.date``, ``dcterms.date``, ``created``): they often
    hold the page's generation time, so they come after ``<time>`` and the dates near the text (read
    before those, they dated 2 htmldate and 2 trafilatura pages a day late, and no page better).
@@ -693,17 +695,48 @@ def _from_times(
         return None, "time-element"
     lo, hi = _article_span(page, heading, start)
     index = page.stats.index
+    # (a page with fewer dated <time>s than a feed's is not walked past its first)
+    feed_possible = len(page.meta.times) >= LIVE_FEED_TIMES
+    first: tuple[Element, Stamp] | None = None
+    last: Stamp | None = None
+    feed = 0  # the <time>s from the first on, while each is earlier than the one before (a live blog's)
     for el in page.body.iter("time"):
         i = index.get(el, -1)
+        if i >= hi and first is not None:
+            break
         if not lo <= i < hi or _MODIFIED_CLASS.search(el.get("class", "")):
             continue
         if EMBED_TAGS and any(True for _ in el.iterancestors(*EMBED_TAGS)):  # a quoted post dates itself
             continue
         value = el.get("datetime") or el.get("pubdate") or ""
         stamp = parse(value) if value else None
-        if stamp is not None:
-            return _shown_day(el, stamp, parse.month_first), "time-element"
-    return None, "time-element"
+        if stamp is None:
+            continue
+        if first is None:
+            first, last, feed = (el, stamp), stamp, 1
+            if not feed_possible:
+                break
+            continue
+        if last is None or not _earlier(stamp, last):
+            break
+        last, feed = stamp, feed + 1
+    if first is None:
+        return None, "time-element"
+    if feed >= LIVE_FEED_TIMES and last is not None:
+        return last, "time-element:first-entry"
+    return _shown_day(first[0], first[1], parse.month_first), "time-element"
+
+
+#: <time>s in a row, each earlier than the one before, that are a live blog's entries, newest first: the
+#: page was published at the earliest (the first <time> dates the latest entry)
+LIVE_FEED_TIMES = 3
+
+
+def _earlier(a: Stamp, b: Stamp) -> bool:
+    """True when ``a`` is a time of day strictly before ``b`` (both with an offset, or both without)."""
+    if not (a.has_time and b.has_time) or (a.when.tzinfo is None) != (b.when.tzinfo is None):
+        return False
+    return a.when < b.when
 
 
 def _shown_day(el: Element, stamp: Stamp, month_first: bool) -> Stamp:
@@ -738,6 +771,13 @@ _MODIFIED_CLASS = lazy_compile(r"updated|modified", re.IGNORECASE)
 #: any update label: a text without one is not searched for dates by :func:`_from_updated_text`
 _UPDATE_WORD = lazy_compile("|".join(re.escape(w) for w in UPDATE_LABELS), re.IGNORECASE)
 _ANY_YEAR = lazy_compile(r"(?:19|20)\d\d")
+#: an update label and a time of day alone just after a dated time: the page was changed later that day
+_UPDATE_WORDS = "|".join(re.escape(w) for w in UPDATE_LABELS)
+_UPDATED_TIME = lazy_compile(
+    rf"[\s,;(|·•\u2013\u2014-]*(?:{_UPDATE_WORDS})\s*:?\s*(?:à|at|um|alle|às|a las)?\s*"
+    r"(?P<H>[01]?\d|2[0-3])\s*[:h.]\s*(?P<M>[0-5]\d)(?!\d)(?:\s*(?P<pm>[Pp]\.?[Mm]\.?))?",
+    re.IGNORECASE,
+)
 
 
 def _article_span(page: Page, heading: Element | None, start: Element | None) -> tuple[int, int]:
@@ -947,6 +987,17 @@ def _from_updated_text(page: Page, body: BodyResult, ctx: TimeContext) -> Iterat
         hit = next((h for h in hits if h.label == UPDATE_LABEL), None)
         if hit is not None:
             yield stamp_of(hit), "text-updated"
+            return
+        # "Publié le 25 novembre 2026 à 14h03, modifié à 15h10": the update's day is the date's
+        for h in hits:
+            m = _UPDATED_TIME.match(text, h.end) if h.has_time else None
+            if m is not None:
+                hour = int(m.group("H"))
+                hour += 12 if m.group("pm") and hour < 12 else 0
+                when = h.when.replace(hour=hour, minute=int(m.group("M")), second=0)
+                if when > h.when:
+                    yield Stamp(when, True, stamp_of(h).offset_from), "text-updated"
+                return
 
 
 # --- URL, script, whole page ----------------------------------------------------------------------------
