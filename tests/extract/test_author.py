@@ -1179,3 +1179,77 @@ def english_story(byline: str) -> str:
 )
 def test_english_bylines_name_the_writers_only(byline: str, expected: str | None) -> None:
     assert extract(english_story(byline)).author == expected
+
+
+def test_a_dateline_label_after_the_name_is_no_part_of_it():
+    # "Von Anna Schmidt" and "Stand: ..." in two spans of one line
+    top = (
+        "<span class='author'>Von Anna Schmidt</span> <span class='date'>Stand: 25.11.2026, 14:03 Uhr</span>"
+    )
+    assert author(page(top=top, en=True))[0] == "Anna Schmidt"
+
+
+def _syndicated(writer: str, provider: str, shown: str = "") -> str:
+    head = f"<meta name='author' content='{provider}'>" + ld(
+        {"@type": "NewsArticle", "author": {"@type": "Person", "name": writer},
+         "provider": {"@type": "Organization", "name": provider},
+         "publisher": {"@type": "Organization", "name": "Portal News"}}
+    )
+    top = f"<span class='caas-author-byline-collapse'>{shown}</span>" if shown else ""
+    return page(head=head, top=top, en=True)
+
+
+def test_a_syndicated_storys_provider_is_its_source_not_its_writer():
+    html = _syndicated("Coastal Daily Times", "Coastal Daily Times", shown="Coastal Daily Times")
+    r = extract(html, "https://news.portal.example/storm-041200123.html")
+    assert (r.author, r.source, r.sources["source"]) == (None, "Coastal Daily Times", "json-ld:provider")
+
+
+def test_a_syndicated_storys_writer_stays_beside_its_provider():
+    r = extract(_syndicated("Kelly Morgan", "Harvest Wire"), "https://news.portal.example/wheat-153104567.html")
+    assert (r.author, r.source) == ("Kelly Morgan", "Harvest Wire")
+
+
+def test_a_provider_that_is_the_publisher_is_no_source():
+    head = ld({"@type": "NewsArticle", "author": {"@type": "Person", "name": "Kelly Morgan"},
+               "provider": {"@type": "Organization", "name": "Portal News"},
+               "publisher": {"@type": "Organization", "name": "Portal News"}})
+    r = extract(page(head=head, en=True), "https://news.portal.example/wheat-153104567.html")
+    assert (r.author, r.source) == ("Kelly Morgan", None)
+
+
+def test_a_provider_that_is_the_sites_own_desk_is_no_source():
+    head = ld({"@type": "NewsArticle", "author": {"@type": "Person", "name": "Kelly Morgan"},
+               "provider": {"@type": "Organization", "name": "Portal News Australia",
+                            "url": "https://au.news.portal.example/"},
+               "publisher": {"@type": "Organization", "name": "Portal News"}})
+    r = extract(page(head=head, en=True), "https://au.news.portal.example/wheat-153104567.html")
+    assert (r.author, r.source) == ("Kelly Morgan", None)
+
+
+def test_a_place_after_the_name_and_before_the_dateline_label_is_no_writer():
+    top = "<span>Von <a href='/redaktion/felix-krause/'>Felix Krause</a>, Berlin</span>"
+    top += " <time>Aktualisiert am 25.11.2026</time>"
+    r = extract(page(top=top, en=True))
+    assert r.authors == ("Felix Krause",)
+
+
+def _graph(author: dict[str, str], person: dict[str, str]) -> str:
+    return ld({"@context": "https://schema.org", "@graph": [
+        {"@type": "WebPage", "@id": "https://example.com/a/", "name": "Budget"},
+        {"@type": "BreadcrumbList", "itemListElement": [{"@type": "ListItem", "name": "News"}]},
+        person,
+        {"@type": "NewsArticle", "headline": "Budget", "author": author, "datePublished": "2026-11-25"},
+    ]})
+
+
+def test_a_json_ld_person_named_by_reference_is_the_writer_when_no_byline_shows():
+    person = {"@type": "Person", "@id": "https://example.com/#/schema/person/1", "name": "Erin Castillo"}
+    r = extract(page(head=_graph({"@id": person["@id"]}, person), en=True), "https://example.com/a/")
+    assert (r.author, r.sources["author"]) == ("Erin Castillo", "json-ld:author")
+
+
+def test_a_json_ld_person_by_reference_that_is_an_account_is_no_writer():
+    person = {"@type": "Person", "@id": "https://example.com/#/schema/person/1", "name": "redaktion"}
+    r = extract(page(head=_graph({"@id": person["@id"]}, person), en=True), "https://example.com/a/")
+    assert r.author is None

@@ -12,7 +12,10 @@ around the text.
    company or a Chinese news outlet (新京报, 新华社: :func:`is_outlet`) is held back; a site name or company
    is used only when rules 3-8 find nothing, an outlet never (it is the page's ``source``). A JSON-LD author
    the page shows only after an editor's label ("Editor : X", "Redakteurin: X") is the story's editor:
-   it is passed over for the byline by the text.
+   it is passed over for the byline by the text. A name that is a syndicated story's JSON-LD ``provider``
+   (:func:`providers`: "Example Wire" on a portal's copy) is never the writer, wherever it shows: it is
+   the page's ``source``. A JSON-LD Person the article names only by reference (``{"@id": ...}``, Yoast's
+   graph) is the writer when rules 3-8 find none, if its name is a full name.
 3. ``byline:itemprop`` / ``byline:rel`` -- ``itemprop="author"`` (its ``itemprop="name"``), ``rel="author"``.
 4. ``line:writer`` -- a writer named in a line near the text (just above the first main paragraph,
    nearest first; the first and last ``EDGE_PARAGRAPHS`` paragraphs; the end of the content node and what
@@ -355,6 +358,11 @@ _LATIN_NAMES = lazy_compile(
     rf"\s+{_IN_CONVERSATION}\s+{_LATIN_FULL_NAME}){{0,5}}"
 )
 #: what joins the names of a list: commas, "and", "&"
+#: a dateline's label that follows the writer's name on the same line ("Von Anna Schmidt Stand: 25.11.2026")
+_LABEL_AFTER_NAME = lazy_compile(
+    r"\s+(?:Stand|Aktualisiert|Veröffentlicht|Published|Updated|Posted|Publié|Publicado|Actualizado|"
+    r"Pubblicato|Aggiornato|Atualizado)\b"
+)
 _NAMES_JOINER = lazy_compile(r"\s*,\s*|\s+(?:and|&)\s+|\s+")
 #: the wire service after a writer's name in capitals, AP's style: "JANE DOE Associated Press"
 _CAPS_THEN_WIRE = lazy_compile(r"\s+(?:The\s+)?(?:Associated\s+Press|Reuters|Bloomberg(?:\s+News)?)$")
@@ -409,6 +417,9 @@ def _names(run: str) -> str | None:
     '王小明、李华'
     """
     run = run.lstrip(_STRIP)
+    label = _LABEL_AFTER_NAME.search(run)
+    if label:
+        run = run[: label.start()]  # "Von Anna Schmidt Stand: 25.11.2026": the label ends the names
     latin = _LATIN_NAMES.match(run)
     if latin:
         value = latin.group(0).strip(_STRIP)
@@ -1571,14 +1582,49 @@ def _declared(meta: PageMeta) -> Iterator[tuple[str, str]]:
                 yield key, value
 
 
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url.strip()).hostname or "").removeprefix("www.")
+    except ValueError:  # a malformed address ("http://[x")
+        return ""
+
+
 def declared_outlets(page: Page) -> Iterator[Found]:
-    """Declared authors (meta, JSON-LD) that name a news outlet: the page's source, not its writer."""
+    """Declared authors (meta, JSON-LD) that name a news outlet: the page's source, not its writer; then
+    the JSON-LD ``provider`` of a syndicated story (:func:`providers`)."""
     for key, value in _declared(page.meta):
         if is_outlet(value):
             yield Found(value, f"meta:{key}")
     ld_author = _json_ld_author(page.meta)
     if ld_author and is_outlet(ld_author):
         yield Found(ld_author, "json-ld:author")
+    for name in providers(page.meta, page.url).values():
+        yield Found(name, "json-ld:provider")
+
+
+def providers(meta: PageMeta, url: str | None) -> dict[str, str]:
+    """The organisations a syndicated story's JSON-LD names as its ``provider`` besides its publisher and
+    the page's own site (a portal's copy of a newspaper's or an agency's story: ``"provider": {"@type":
+    "Organization", "name": "Example Wire"}``), by name key. They are the story's source, never its
+    writer: a byline or declared author naming only the provider names no person."""
+    out: dict[str, str] = {}
+    published_by: frozenset[str] | None = None
+    for obj in meta.json_ld:
+        item = obj.get("provider")
+        if not isinstance(item, dict):
+            continue
+        name, kind, home = item.get("name"), item.get("@type"), item.get("url")
+        if not isinstance(name, str) or not isinstance(kind, str) or "Organization" not in kind:
+            continue
+        if isinstance(home, str) and url and _host(home) == _host(url):
+            continue  # the site's own desk ("Yahoo News Australia" on au.news.yahoo.com): no other source
+        value = clean_value(name)
+        key = name_key(value) if value else ""
+        if published_by is None:
+            published_by = publishers(meta)
+        if key and key not in published_by:
+            out[key] = value or name
+    return out
 
 
 def byline_outlet(page: Page, body: BodyResult) -> Found:
@@ -1792,8 +1838,9 @@ def _author_chain(
     held: Found = NOT_FOUND  # a declared "author" that is only the site's own name or a company
     declared: dict[str, list[str]] = {}
     published_by = publishers(meta)
+    provided = providers(meta, page.url) if meta.json_ld else {}
     for key, value in _declared(meta):
-        if is_outlet(value):
+        if is_outlet(value) or (provided and name_key(value) in provided):
             continue
         head = value.split(",", 1)[0].strip()
         if (
@@ -1817,7 +1864,9 @@ def _author_chain(
         # a JSON-LD Person the meta tags do not name is the writer: the meta tag then names the publisher,
         # the account that posted or the theme's author ("Condé Nast", "Grist" beside the reporter)
         persons = [
-            p for p in _json_ld_persons(meta) if not (is_outlet(p) or site.is_site(p) or is_organisation(p))
+            p
+            for p in _json_ld_persons(meta)
+            if not (is_outlet(p) or site.is_site(p) or is_organisation(p) or name_key(p) in provided)
         ]
         if persons and not _same_people(names, persons) and not _shown_byline(page, body, names):
             return Found(join_names(n for p in persons for n in split_names(p)), "json-ld:author")
@@ -1844,10 +1893,13 @@ def _author_chain(
         if enp_value and not is_outlet(enp_value):
             return Found(enp_value, "meta:enp:author")
     ld_value = _json_ld_author(meta)
+    ld_named = ld_value is not None
     if ld_value is None and (login := spelled_login(page)):
         return login
     if ld_value and _shown_as_editor(page, ld_value):
         ld_value = None  # the CMS declares the story's editor: the byline by the text names the writer
+    if ld_value and provided and name_key(ld_value) in provided:
+        ld_value = None  # a syndicated story credited to its provider only: no writer declared
     if ld_value and not is_outlet(ld_value):
         if not (site.is_site(ld_value) or is_organisation(ld_value)):
             return Found(ld_value, "json-ld:author")
@@ -1855,6 +1907,8 @@ def _author_chain(
     markup = _byline_markup(page, body)
     if markup and _chinese_outlet(markup.value or ""):
         markup = NOT_FOUND  # an author box naming a news outlet (qq: "央视新闻"): the source (byline_outlet)
+    if markup and provided and name_key(markup.value or "") in provided:
+        markup = NOT_FOUND
     if markup and (site.is_own_name(markup.value or "") or is_organisation(markup.value or "")):
         held = held or markup  # an author box naming the site: a byline may still name a person
         markup = NOT_FOUND
@@ -1881,6 +1935,16 @@ def _author_chain(
         or _linked_author(page)
         or _more_by_author(page)
     )
-    if found:
+    if found and not (provided and name_key(found.value or "") in provided):
         return found
+    if meta.json_ld and not ld_named:
+        # a Person the article names only by reference ({"author": {"@id": "#/schema/person/1"}}, Yoast's
+        # graph), when the page shows no byline: a full name only (the graph's Person is often the site's
+        # account: "redaktion", "ElVallenc.cat")
+        persons = [p for p in _json_ld_persons(meta) if _LATIN_FULL.fullmatch(p) or is_person_name(p)]
+        persons = [
+            p for p in persons if not (site.is_site(p) or is_organisation(p) or name_key(p) in provided)
+        ]
+        if persons:
+            return Found(join_names(persons), "json-ld:author")
     return held or _copyright_holder(page)
