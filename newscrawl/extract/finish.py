@@ -11,9 +11,10 @@ paragraphs as found:
   widget rendered twice): the second copy is dropped when it holds at least ``REPEAT_MIN_CHARS``
   characters (shorter repeats are table cells and list items: "Yes", "—", "获奖");
 - a byline or dateline paragraph at the head of the text ("By Jane Doe and John Roe · Updated March 4,
-  2025, 6:15 p.m. ET", "Von Jane Doe, dpa", "Stand: 28.04.2023 16:11 Uhr", "记者 张三 李四"): the record
-  has the writers and the dates in fields of their own, and the datasets' truths leave such lines out. A
-  paragraph among the first ``HEAD_BYLINE_LINES`` (up to the second line of body text: a lead may stand
+  2025, 6:15 p.m. ET", "Von Jane Doe, dpa", "Stand: 28.04.2023 16:11 Uhr", "记者 张三 李四", "di Marco
+  Rossi", "Pubblicato il 25/11/2026 alle 07:15", a date with its time alone: "2026年11月25日 9時12分"): the
+  record has the writers and the dates in fields of their own, and the datasets' truths leave such lines
+  out. A paragraph among the first ``HEAD_BYLINE_LINES`` (up to the second line of body text: a lead may stand
   above the byline; after the headline's copy: a line above it is the page's header) goes when it is at most
   ``BYLINE_MAX_CHARS`` long and nothing is left of it once the writers' names the metadata stage found
   (or the names the line itself gives, when one of them is among those), dates, times and the words of
@@ -42,6 +43,7 @@ from newscrawl.extract.metadata.author import (
     plain_name,
     split_names,
 )
+from newscrawl.extract.metadata.dates import find_dates
 
 #: a paragraph this long (white space aside) repeated right after itself is a copy, not a cell of a table
 REPEAT_MIN_CHARS = 20
@@ -67,6 +69,10 @@ BYLINE_WORDS = lazy_compile(
     r"y|e|published|updated|last|posted|modified|aktualisiert|veröffentlicht|erschienen|stand|publié|publiée|"
     r"mis|à|jour|le|publicado|actualizado|el|de|del|on|at|am|um|uhr|the|[ap]\.?\s?m|ago|hours?|min|mins|"
     r"minutes?|days?|read|lesedauer|lesezeit|staff|writers?|reporters?|correspondents?|st|nd|rd|th|"
+    # Italian and Portuguese: "di X", "Pubblicato il 25/11/2026 alle 07:15", "Atualizado há 2 horas"
+    r"di|da|pubblicato|aggiornato|il|alle|ore|atualizado|atualizada|em|às|há|horas?|minutos?|modifié|"
+    # the buttons a byline line holds ("25 November 2026 Share Save")
+    r"share|save|teilen|merken|partager|"
     r"e[sd]?t|c[sd]?t|p[sd]?t|m[sd]?t|gmt|utc|bst|cest|cet|mesz|mez|"
     r"reuters|ap|afp|dpa|apa|efe|ansa|epd|kna|sda|upi|associated|press|"
     + "|".join(sorted({w.lower() for w in MONTH_WORDS} | set(_WEEKDAYS.split()), key=len, reverse=True))
@@ -76,16 +82,34 @@ BYLINE_WORDS = lazy_compile(
     r"|来源|稿源|责任编辑|编辑"
     # and the tools a portal puts on that line: a comment counter, "手机看新闻", share, print, font size
     r"|有\s*\d*\s*人参与|参与互动|手机看新闻|我要评论|评论|跟贴|分享到?|打印|收藏|字号"
-    r"|发布时间|更新时间|发布日期|发表时间|发布于|更新于|(?<=\d)\s*[年月日时分]",
+    r"|发布时间|更新时间|发布日期|发表时间|发布于|更新于|(?<=\d)\s*[年月日时時分]"
+    # the "h" of a time written "10h03" (French, Portuguese)
+    r"|\bh(?=\d\d\b)",
     re.IGNORECASE,
 )
 #: the label of a dateline: with a number, a paragraph of only such words dates the article
 DATELINE_LABEL = lazy_compile(
     r"\b(?:published|updated|posted|modified|aktualisiert|veröffentlicht|erschienen|stand|publié|"
-    r"mis à jour|publicado|actualizado|min(?:ute)?s?\s+read|lesedauer|lesezeit)\b"
+    r"mis à jour|publicado|actualizado|pubblicato|aggiornato|atualizado|modifié|min(?:ute)?s?\s+read|"
+    r"lesedauer|lesezeit)\b"
     r"|发布时间|更新时间|发布日期|发表时间|发布于|更新于",
     re.IGNORECASE,
 )
+#: a year: with more numbers and nothing but a dateline's words, a paragraph may be a date and time alone
+_YEAR = lazy_compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+#: ... the fewest numbers of a date and time alone: the year, the day, the hour and the minute
+DATE_TIME_NUMBERS = 4
+
+
+def _dated_with_time(text: str) -> bool:
+    """Whether ``text`` holds a date with its time of day in a form :data:`DATE_AND_TIME` leaves
+    ("2026年11月25日 9時12分", "Wed 25 Nov 2026 08.15 GMT"); a date alone may be a table's or a list's."""
+    if _YEAR.search(text) is None or len(_NUMBERS.findall(text)) < DATE_TIME_NUMBERS:
+        return False
+    hits = find_dates(text, relative=False, limit=1)
+    return bool(hits) and hits[0].has_time
+
+
 #: a word glued to the next by markup ("UhrLesedauer", "2026Updated"): split before the words are matched
 _GLUE = lazy_compile(r"(?<=[a-z])(?=[A-Z])|(?<=\d)(?=[^\W\d_])")
 #: a date with its year and a time of day, in digits ("2026-11-23 18:40", "2026年11月23日 18:40"): a line of
@@ -222,7 +246,7 @@ def is_byline(paragraph: str, authors: Sequence[str]) -> bool:
         if _WORD_CHARS.search(rest) is None and not all(map(_person_like, found)):
             return False  # names alone, and not all a person's ("Staff Reports"): may be the text's
     dated = (DATELINE_LABEL.search(rest) and _NUMBERS.search(rest)) or DATE_AND_TIME.search(rest)
-    if not named and not dated:
+    if not named and not dated and not _dated_with_time(rest):
         return False
     rest = BYLINE_WORDS.sub(" ", _GLUE.sub(" ", rest))
     return _WORD_CHARS.search(_NUMBERS.sub("", rest)) is None

@@ -167,3 +167,27 @@ def test_a_byline_above_the_headline_is_the_pages_header_and_stays():
 
 def test_a_byline_is_never_the_whole_text():
     assert finish_body(["By Jane Doe"], None, ("Jane Doe",)) == (("By Jane Doe",), 0)
+
+
+def test_italian_and_portuguese_byline_and_dateline_paragraphs_go():
+    story = (
+        "<p>Le piogge cadute durante la notte hanno fatto esondare alcuni torrenti dell'entroterra, e i "
+        "vigili del fuoco sono intervenuti decine di volte fino all'alba.</p>"
+        "<p>I sindaci hanno chiuso scuole e parchi per tutta la giornata, mentre la protezione civile invita "
+        "a evitare gli spostamenti non necessari.</p>"
+    )
+    dated = "Pubblicato il 25/11/2026 alle 07:15 · Aggiornato il 25/11/2026 alle 11:40"
+    lines = f"<p>di Marco Rossi</p><p>{dated}</p>"
+    r = extract(_page("", lines + story, "Maltempo, scuole chiuse"))
+    assert r.text.startswith("Le piogge cadute") and r.figures["byline_paragraphs"] == 2
+    assert is_byline("25/11/2026 10h03 Atualizado há 2 horas", [])
+    assert is_byline("Publié le 25 novembre 2026 à 14h03, modifié à 15h10", [])
+    assert not is_byline("Il sindaco di Roma ha detto alle 10:03 che", [])
+
+
+def test_a_date_and_time_alone_at_the_head_goes_but_a_document_number_stays():
+    assert is_byline("2026年11月25日 9時12分", [])
+    assert is_byline("Wed 25 Nov 2026 08.15 GMT", [])
+    assert is_byline("25 November 2026 10:05 Share Save", [])  # the byline's buttons beside its date
+    assert not is_byline("89/2022 10 12", [])
+    assert not is_byline("2026 was a year of 3 wins and 4 losses", [])
