@@ -6,6 +6,7 @@ extractor that needs a differently cleaned tree works on its own copy or on ``ht
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,9 @@ class Page:
     _classes: dict[int, PageClassification] = field(default_factory=dict)
     #: the CMS record in the source's comments (``metadata.title.page_enp``), None until first read
     enp: dict[str, str] | None = None
+    #: what several metadata chains read off the page (the <h1>s, the text under the headline, the
+    #: declared authors...), kept for one run of the metadata stage: ``metadata.shared.shared``
+    shared: dict[Hashable, Any] = field(default_factory=dict)
 
     @property
     def body(self) -> Element:

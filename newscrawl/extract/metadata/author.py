@@ -63,6 +63,7 @@ from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.entities import unescape
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.dates import find_dates
+from newscrawl.extract.metadata.shared import shared
 from newscrawl.extract.metadata.title import (
     OWN_NAME_SUFFIX_CHARS,
     SiteContext,
@@ -1567,6 +1568,21 @@ def _labelled_author(meta: PageMeta) -> str | None:
     return None
 
 
+def declared_authors(page: Page) -> tuple[tuple[str, str], ...]:
+    """:func:`_declared` of the page, read once per run of the metadata stage (the author and the source
+    chains both read it)."""
+    return shared(page, "declared_authors", _declared_tuple, page.meta)
+
+
+def _declared_tuple(meta: PageMeta) -> tuple[tuple[str, str], ...]:
+    return tuple(_declared(meta))
+
+
+def json_ld_author(page: Page) -> str | None:
+    """:func:`_json_ld_author` of the page, read once per run of the metadata stage."""
+    return shared(page, "json_ld_author", _json_ld_author, page.meta)
+
+
 def _declared(meta: PageMeta) -> Iterator[tuple[str, str]]:
     """(key, cleaned value) of every declared author meta tag, best key first."""
     labelled = clean_value(_labelled_author(meta))
@@ -1592,10 +1608,10 @@ def _host(url: str) -> str:
 def declared_outlets(page: Page) -> Iterator[Found]:
     """Declared authors (meta, JSON-LD) that name a news outlet: the page's source, not its writer; then
     the JSON-LD ``provider`` of a syndicated story (:func:`providers`)."""
-    for key, value in _declared(page.meta):
+    for key, value in declared_authors(page):
         if is_outlet(value):
             yield Found(value, f"meta:{key}")
-    ld_author = _json_ld_author(page.meta)
+    ld_author = json_ld_author(page)
     if ld_author and is_outlet(ld_author):
         yield Found(ld_author, "json-ld:author")
     for name in providers(page.meta, page.url).values():
@@ -1834,12 +1850,12 @@ def _author_chain(
     page: Page, body: BodyResult, near: tuple[list[str], list[str], list[str]] | None
 ) -> Found:
     meta = page.meta
-    site = SiteContext(meta, page.url)
+    site = SiteContext.of(page)
     held: Found = NOT_FOUND  # a declared "author" that is only the site's own name or a company
     declared: dict[str, list[str]] = {}
     published_by = publishers(meta)
     provided = providers(meta, page.url) if meta.json_ld else {}
-    for key, value in _declared(meta):
+    for key, value in declared_authors(page):
         if is_outlet(value) or (provided and name_key(value) in provided):
             continue
         head = value.split(",", 1)[0].strip()
@@ -1871,7 +1887,7 @@ def _author_chain(
         if persons and not _same_people(names, persons) and not _shown_byline(page, body, names):
             return Found(join_names(n for p in persons for n in split_names(p)), "json-ld:author")
         # a JSON-LD list that names these writers and more is the fuller byline (meta often gives one)
-        listed = split_names(_json_ld_author(meta))
+        listed = split_names(json_ld_author(page))
         if len(listed) > len(names) and set(names) <= set(listed):
             return Found(join_names(listed), "json-ld:author")
         # ... and so is the byline's list of author links by the text
@@ -1892,7 +1908,7 @@ def _author_chain(
         enp_value = byline_value(enp)
         if enp_value and not is_outlet(enp_value):
             return Found(enp_value, "meta:enp:author")
-    ld_value = _json_ld_author(meta)
+    ld_value = json_ld_author(page)
     ld_named = ld_value is not None
     if ld_value is None and (login := spelled_login(page)):
         return login

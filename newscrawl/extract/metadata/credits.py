@@ -156,7 +156,7 @@ def find_people(page: Page, body: BodyResult) -> People:
         names = split_names(author.value)
         if len(names) > 1 or ". " in (author.value or ""):
             # "Jane Doe, Example Insider": the writer, and the page's own outlet beside them
-            writers, outlet = outlet_apart(names, SiteContext(page.meta, page.url), publishers(page.meta))
+            writers, outlet = outlet_apart(names, SiteContext.of(page), publishers(page.meta))
             if writers != names:
                 author, names = Found(join_names(writers), author.source), writers
             if outlet and not source:

@@ -107,10 +107,13 @@ def _rel_tags(node: Element) -> Iterator[tuple[str, str]]:
             yield subtree_text(link), "links:rel-tag"
 
 
-def find_tags(meta: PageMeta, url: str | None, node: Element | None = None) -> tuple[tuple[str, ...], Found]:
+def find_tags(
+    meta: PageMeta, url: str | None, node: Element | None = None, site: SiteContext | None = None
+) -> tuple[tuple[str, ...], Found]:
     """The page's tags and ``Found(first tag, rule)`` saying where they came from; given the content
-    ``node``, the ``rel="tag"`` links around it when nothing declares any."""
-    site = SiteContext(meta, url)
+    ``node``, the ``rel="tag"`` links around it when nothing declares any. ``site`` is the page's
+    ``SiteContext(meta, url)`` when the caller has it."""
+    site = site if site is not None else SiteContext(meta, url)
     tags: dict[str, str] = {}
     source: str | None = None
     headline = _key(meta.title or "") + "\n" + _key(meta.meta.get("og:title") or "")

@@ -91,6 +91,7 @@ from newscrawl.extract.metadata.dates import (
     plausible,
     stamp_of,
 )
+from newscrawl.extract.metadata.shared import body_tagged, page_tagged, shared
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import BodyResult, Found
 
@@ -569,15 +570,13 @@ def _shown_hits(page: Page, body: BodyResult, ctx: TimeContext) -> list[DateHit]
     heading = _heading(page, start, title_match=False)  # the <title> match costs ms on old portals
     texts = []
     if heading is not None:
-        texts.append(_text_after(heading, NEAR_START_CHARS, include_self=False, prose=PROSE_CHARS))
+        texts.append(_under_heading(page, heading))
     if start is not None:
-        texts.append(_text_before(start, NEAR_START_CHARS, prose=PROSE_CHARS))
+        texts.append(_above_start(page, start))
     return [
-        hit
-        for text in texts
-        for hit in find_dates(text, reference=ctx.reference, month_first=ctx.parse.month_first)
+        hit for text in texts for hit in _near_dates(page, text, ctx.reference, ctx.parse.month_first)
         if hit.label >= 0
-    ]
+    ]  # fmt: skip
 
 
 def _offset_values(page: Page, parse: _Parser, everywhere: bool) -> Iterator[Stamp]:
@@ -700,7 +699,7 @@ def _from_times(
     first: tuple[Element, Stamp] | None = None
     last: Stamp | None = None
     feed = 0  # the <time>s from the first on, while each is earlier than the one before (a live blog's)
-    for el in page.body.iter("time"):
+    for el in body_tagged(page, "time"):
         i = index.get(el, -1)
         if i >= hi and first is not None:
             break
@@ -758,7 +757,7 @@ def _from_modified_times(page: Page, parse: _Parser) -> tuple[Stamp | None, str]
     with the other metadata): most pages have none, and the walk visits every element."""
     if not page.meta.times:
         return None, "time-element"
-    for el in page.root.iter("time"):
+    for el in page_tagged(page, "time"):
         if el.get("itemprop") == "dateModified" or _MODIFIED_CLASS.search(el.get("class", "")):
             value = el.get("datetime") or ""
             stamp = parse(value) if value else None
@@ -891,13 +890,35 @@ def _text_before(el: Element, limit: int, prose: int = 0) -> str:
     return got.text(reverse=True)
 
 
+def _under_heading(page: Page, heading: Element) -> str:
+    """The text right under the page's heading that the time chains read (once per run of the stage)."""
+    return shared(
+        page, ("under_heading", heading), _text_after, heading, NEAR_START_CHARS, False, PROSE_CHARS
+    )
+
+
+def _above_start(page: Page, start: Element) -> str:
+    """The text right above the start of the main text that the time chains read (once per run)."""
+    return shared(page, ("above_start", start), _text_before, start, NEAR_START_CHARS, PROSE_CHARS)
+
+
+def _near_dates(page: Page, text: str, reference: datetime | None, month_first: bool) -> list[DateHit]:
+    """:func:`find_dates` of a text by the heading or the text's start (once per run of the stage: the
+    publish and modification chains read the same texts). The list is not to be changed."""
+    return shared(page, ("near_dates", text, reference, month_first), _dates_of, text, reference, month_first)
+
+
+def _dates_of(text: str, reference: datetime | None, month_first: bool) -> list[DateHit]:
+    return find_dates(text, reference=reference, month_first=month_first)
+
+
 def _heading(page: Page, start: Element | None, title_match: bool = True) -> Element | None:
     """The <h1> nearest above ``start`` (or inside it), the first <h1> when ``start`` is unknown; on pages
     without <h1>, with ``title_match``, the element whose whole text opens the <title> (old portals set
     the headline in a styled <td> or <font>)."""
-    h1s = list(page.body.iter("h1"))
+    h1s = body_tagged(page, "h1")
     if not h1s:
-        return _title_element(page, start) if title_match else None
+        return shared(page, ("title_element", start), _title_element, page, start) if title_match else None
     if start is None:
         return h1s[0]
     index = page.stats.index
@@ -949,13 +970,13 @@ def _from_text_near(
 ) -> Iterator[tuple[Stamp | None, str]]:
 
     def hits(text: str) -> list[DateHit]:
-        return find_dates(text, reference=reference, month_first=month_first) if text else []
+        return _near_dates(page, text, reference, month_first) if text else []
 
     if heading is not None:
-        hit = _pick(hits(_text_after(heading, NEAR_START_CHARS, include_self=False, prose=PROSE_CHARS)))
+        hit = _pick(hits(_under_heading(page, heading)))
         yield (stamp_of(hit) if hit else None), "text-near-title"
     if start is not None:
-        hit = _pick(hits(_text_before(start, NEAR_START_CHARS, prose=PROSE_CHARS)), nearest_last=True)
+        hit = _pick(hits(_above_start(page, start)), nearest_last=True)
         if hit is None:
             hit = _pick(hits(_text_after(start, NEAR_START_CHARS, include_self=True, prose=PROSE_CHARS)))
         yield (stamp_of(hit) if hit else None), "text-near-body-start"
@@ -977,13 +998,13 @@ def _from_updated_text(page: Page, body: BodyResult, ctx: TimeContext) -> Iterat
         start = None
     heading = _heading(page, start)
     if heading is not None:
-        text = _text_after(heading, NEAR_START_CHARS, include_self=False, prose=PROSE_CHARS)
+        text = _under_heading(page, heading)
     elif start is not None:
         text = _text_after(start, NEAR_START_CHARS, include_self=True, prose=PROSE_CHARS)
     else:
         return
     if text and _UPDATE_WORD.search(text):
-        hits = find_dates(text, reference=ctx.reference, month_first=ctx.parse.month_first)
+        hits = _near_dates(page, text, ctx.reference, ctx.parse.month_first)
         hit = next((h for h in hits if h.label == UPDATE_LABEL), None)
         if hit is not None:
             yield stamp_of(hit), "text-updated"

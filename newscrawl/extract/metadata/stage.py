@@ -21,7 +21,7 @@ from newscrawl.extract.metadata.keywords import find_tags
 from newscrawl.extract.metadata.language import find_language
 from newscrawl.extract.metadata.published import find_modified, find_published, time_context
 from newscrawl.extract.metadata.section import find_section
-from newscrawl.extract.metadata.title import find_title
+from newscrawl.extract.metadata.title import SiteContext, find_title
 from newscrawl.extract.page import Page
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
 
@@ -50,6 +50,7 @@ def find_metadata(
     and language. ``overrides`` are the texts a site's XPath overrides found (``read_fields``): they win,
     source ``xpath``; times are parsed like every other value, credits lose their labels ("作者：")."""
     failures: dict[str, str] = {}
+    page.shared.clear()  # (what the chains share is computed afresh on every run: metadata.shared)
     meta = page.meta
     given = overrides or {}
     title = Found(given["title"], "xpath") if "title" in given else _guarded(
@@ -67,9 +68,7 @@ def find_metadata(
     people = _overridden(people, given)
     description = _guarded("description", failures, find_description, meta, body)
     images, images_source = _guarded("images", failures, find_images, page, body, default=((), None))
-    tags, tags_found = _guarded(
-        "tags", failures, find_tags, meta, page.url, body.node, default=((), NOT_FOUND)
-    )
+    tags, tags_found = _guarded("tags", failures, _tags, page, body, default=((), NOT_FOUND))
     section = _guarded("section", failures, find_section, page, body, title.value)
     language = _guarded("language", failures, find_language, meta, body.text, title.value)
     fields = {
@@ -103,6 +102,11 @@ def find_metadata(
         "language": language.source,
     }
     return Metadata(fields, sources, failures)
+
+
+def _tags(page: Page, body: BodyResult) -> tuple[tuple[str, ...], Found]:
+    """:func:`find_tags` with the page's shared site context."""
+    return find_tags(page.meta, page.url, body.node, SiteContext.of(page))
 
 
 def _overridden(people: People, given: Mapping[str, str]) -> People:

@@ -64,6 +64,7 @@ from lxml import etree
 
 from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
+from newscrawl.extract.metadata.shared import page_tagged, shared
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
 from newscrawl.extract.tags import HEADING_TAGS
@@ -233,6 +234,12 @@ class SiteContext:
         self.host = name_key(host)
         # the host's own name: its first label ("handball" of handball.ch, "sheego" of www.sheego.de)
         self.label = name_key(host.split(".", 1)[0]) if "." in host else ""
+
+    @classmethod
+    def of(cls, page: Page) -> SiteContext:
+        """The page's site context, built once per run of the metadata stage for the chains that only read
+        it (the title chain builds its own: it adds a blog's name it finds in an <h1>)."""
+        return shared(page, "site", cls, page.meta, page.url)
 
     def is_name(self, text: str) -> bool:
         """True when ``text`` is a known site name, the page's own site name or its host name."""
@@ -807,7 +814,7 @@ def find_heading(
     if best is not None and best[1] == "h1" and (not best[0][1] or not backing):
         return Heading(best[1], best[2], True, best[3])
     first: Heading | None = Heading(best[1], best[2], True, best[3]) if best and best[1] == "h1" else None
-    for h in page.root.iter("h1"):
+    for h in page_tagged(page, "h1"):
         text = _heading_text(h, site)
         if text:
             if not unbacked(text):
