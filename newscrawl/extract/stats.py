@@ -107,6 +107,11 @@ class NodeStats:
         return (c / t) * (math.log(value) / base)
 
 
+def attribute_values(elements: list[Element], name: str) -> list[str | None]:
+    """``name``'s value on every element, None where it has none (in C when the extension is built)."""
+    return _attribute_values(elements, name)
+
+
 def _attribute_values(elements: list[Element], name: str) -> list[str | None]:
     if cstats is None:
         return python_attribute_values(elements, name)

@@ -74,6 +74,7 @@ from newscrawl.extract.metadata.title import (
 )
 from newscrawl.extract.page import Page, PageMeta
 from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
+from newscrawl.extract.stats import attribute_values
 from newscrawl.extract.tags import BLOCK_TAGS, HEADING_TAGS
 
 #: meta keys (lower-cased) naming the writer, best first
@@ -149,8 +150,8 @@ NOT_AFTER_REPORTER = (
     "暗访|连线|来到|随机|日前|近日|昨日|今天|昨天|致电|联系|查询|登录"
 )
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
-#: the elements marked as the writer in schema.org microdata, found from the ``itemprop`` attributes up
-_AUTHOR_ITEMPROP = etree.XPath("descendant-or-self::*/@itemprop[. = 'author' or . = 'creator']/..")
+#: the ``itemprop`` values that mark the writer in schema.org microdata
+_AUTHOR_ITEMPROPS = frozenset(("author", "creator"))
 #: class / id tokens of byline markup; containers of comments, bios and author lists are not bylines
 _BYLINE_CLASS = lazy_compile(
     r"(?:^|[\s_-])(?:by-?line|author|autor|auteurs?|autore|writer)(?:[\s_-]?name)?(?:$|[\s_-])", re.I
@@ -565,14 +566,15 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     bylines sit by the text, and a whole-tree search costs more than the rest of the chain.
     """
     stats = page.stats
-    elements, tags, classes, ids, index = stats.elements, stats.tag, stats.classes, stats.ids, stats.index
-    # the itemprop holders found from the attributes up, once (reading every element's itemprop costs more)
-    itemprops = {index[el] for el in _AUTHOR_ITEMPROP(page.body) if el in index}
+    elements, tags, classes, ids = stats.elements, stats.tag, stats.classes, stats.ids
+    # every element's itemprop read in one pass (in C: a third of what an XPath for the holders costs)
+    itemprops = attribute_values(elements, "itemprop")
     rel: str | None = None
     linked: str | None = None
     marked: str | None = None
+    hinted: dict[tuple[str | None, str | None], bool] = {}  # a page repeats its class names: each read once
     for i in near_indexes(page, body):
-        if i in itemprops:
+        if itemprops[i] in _AUTHOR_ITEMPROPS:
             el = elements[i]
             inner = _ITEMPROP_NAME(el)
             value = clean_value(_element_text(inner[0]) if inner else _element_text(el))
@@ -593,10 +595,14 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
             cls, ident = classes[i], ids[i]
             if cls is None and ident is None:
                 continue
-            marks = f"{cls or ''} {ident or ''}"
-            low = marks.lower()
-            if not ("author" in low or "byline" in low or "aut" in low or "writer" in low):
+            pair = (cls, ident)
+            hint = hinted.get(pair)
+            if hint is None:
+                low = f"{cls or ''} {ident or ''}".lower()
+                hint = hinted[pair] = "aut" in low or "byline" in low or "writer" in low
+            if not hint:
                 continue
+            marks = f"{cls or ''} {ident or ''}"
             if _BYLINE_CLASS.search(marks) and not _NOT_BYLINE_CLASS.search(marks):
                 el = elements[i]
                 text = _element_text(el)

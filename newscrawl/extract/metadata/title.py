@@ -783,8 +783,23 @@ def find_heading(
     (one <h1> per page is the headline on most article pages), a backed one first.
     """
 
+    declared_tokens: list[set[str]] = []  # the words of ``backing``, read as far as asked for
+
     def unbacked(text: str) -> int:
-        return 0 if any(backs(v, text) for v in backing) else 1
+        heading = _tokens(text)
+        for k, v in enumerate(backing):
+            if k == len(declared_tokens):
+                declared_tokens.append(_tokens(v))
+            if _backed(declared_tokens[k], heading):
+                return 0
+        return 1
+
+    texts: dict[Element, str | None] = {}  # a heading's text, read once (an <h1> near the text comes twice)
+
+    def heading_text(h: Element) -> str | None:
+        if h not in texts:
+            texts[h] = _heading_text(h, site)
+        return texts[h]
 
     stats = page.stats
     anchor = text_anchor(page, body)
@@ -806,7 +821,7 @@ def find_heading(
                 or (level == best[0][0] and not best[0][1] and abs(line_a - line[i]) >= best[0][2])
             ):
                 continue  # (cannot beat the best: its text is not even read)
-            text = _heading_text(elements[i], site)
+            text = heading_text(elements[i])
             if text:
                 rank = (level, unbacked(text), abs(line_a - line[i]))
                 if best is None or rank < best[0]:
@@ -815,7 +830,7 @@ def find_heading(
         return Heading(best[1], best[2], True, best[3])
     first: Heading | None = Heading(best[1], best[2], True, best[3]) if best and best[1] == "h1" else None
     for h in page_tagged(page, "h1"):
-        text = _heading_text(h, site)
+        text = heading_text(h)
         if text:
             if not unbacked(text):
                 return Heading("h1", text, False, h)
@@ -846,8 +861,14 @@ def backs(declared: str, heading: str) -> bool:
     >>> backs("Das schönste Ende der Welt: Montauk", '"Downtown" Montauk')
     False
     """
-    ta, tb = _tokens(declared), _tokens(heading)
-    return bool(ta and tb) and len(ta & tb) / max(len(ta), len(tb)) >= SUPPORT_OVERLAP
+    return _backed(_tokens(declared), _tokens(heading))
+
+
+def _backed(declared: set[str], heading: set[str]) -> bool:
+    """:func:`backs` on the texts' words."""
+    return bool(declared and heading) and len(declared & heading) / max(len(declared), len(heading)) >= (
+        SUPPORT_OVERLAP
+    )
 
 
 def _tokens(text: str) -> set[str]:
