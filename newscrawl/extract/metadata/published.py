@@ -195,6 +195,7 @@ class Zone:
 
 
 NO_ZONE = Zone()
+_HOST_SUFFIXES = tuple(suffix for suffix, _ in HOST_ZONES)
 _SUBTAG = lazy_compile(r"[-_\s]+")
 
 
@@ -220,6 +221,8 @@ def infer_zone(language: str | None, url: str | None) -> Zone:
             if name:
                 return Zone(_zone(name), f"language {declared.strip()}: {name}")
     host = (urlsplit(url).hostname or "") if url else ""
+    if not host.endswith(_HOST_SUFFIXES):
+        return NO_ZONE
     for suffix, name in HOST_ZONES:
         if host.endswith(suffix):
             return Zone(_zone(name), f"host {suffix}: {name}")
@@ -582,18 +585,32 @@ def _shown_hits(page: Page, body: BodyResult, ctx: TimeContext) -> list[DateHit]
 def _offset_values(page: Page, parse: _Parser, everywhere: bool) -> Iterator[Stamp]:
     """Structured publish values of the page that carry their own offset, strongest first;
     ``everywhere`` adds every meta whose key names a date or time (for the UTC twin)."""
-    meta = page.meta.meta
-    values = [meta[k] for k in PUBLISHED_META_KEYS if k in meta]
-    ranked = sorted(page.meta.json_ld, key=lambda o: not _is_article(o))
-    values += [o[k] for o in ranked for k in ("datePublished", "dateCreated") if k in o]
-    values += [v for v, where in page.meta.times if where == "itemprop" or everywhere]
-    if everywhere:
-        values += [v for k, v in meta.items() if "date" in k or "time" in k]
-    for value in values:
+    for value in shared(page, ("offset_candidates", everywhere), _offset_candidates, page, everywhere):
         if isinstance(value, str) and len(value) <= 40:
             other = parse(value, slow=False)
             if other is not None and other.has_time and other.offset_from == "page":
                 yield other
+
+
+def _offset_candidates(page: Page, everywhere: bool) -> tuple[object, ...]:
+    """The values :func:`_offset_values` reads, in its order (gathered once per run of the stage: each
+    time found is checked against them)."""
+    meta = page.meta.meta
+    values = [meta[k] for k in PUBLISHED_META_KEYS if k in meta]
+    values += [o[k] for o in _ranked_json_ld(page) for k in ("datePublished", "dateCreated") if k in o]
+    values += [v for v, where in page.meta.times if where == "itemprop" or everywhere]
+    if everywhere:
+        values += [v for k, v in meta.items() if "date" in k or "time" in k]
+    return tuple(values)
+
+
+def _ranked_json_ld(page: Page) -> list[dict[str, Any]]:
+    """The page's JSON-LD objects, articles first (once per run of the stage; not to be changed)."""
+    return shared(page, "ranked_json_ld", _articles_first, page.meta.json_ld)
+
+
+def _articles_first(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(objects, key=lambda o: not _is_article(o))
 
 
 def _check_url(
@@ -663,7 +680,7 @@ def _from_json_ld(page: Page, keys: tuple[str, ...], parse: _Parser) -> tuple[St
     objects = page.meta.json_ld
     if not objects:
         return None, "json-ld"
-    ranked = sorted(objects, key=lambda o: not _is_article(o))
+    ranked = _ranked_json_ld(page)
     for key in keys:
         for obj in ranked:
             value = obj.get(key)

@@ -209,9 +209,10 @@ def clip(text: str | None) -> str | None:
 class SiteContext:
     """What the page says its site is called: og:site_name and friends, and the host name."""
 
-    __slots__ = ("names", "host", "label")
+    __slots__ = ("names", "host", "label", "_parts")
 
     def __init__(self, meta: PageMeta, url: str | None) -> None:
+        self._parts: dict[str, list[str]] = {}
         # a "site name" meta that repeats the page's title ("Headline - Site", a CMS filling
         # application-name or og:site_name with the <title>) names the site in its last part only: whole,
         # it would make every part of the title a site name
@@ -220,7 +221,7 @@ class SiteContext:
         for value in (meta.meta.get(k) for k in SITE_NAME_KEYS):
             key = name_key(value) if value else ""
             if key in titles:
-                parts = split_title(value or "")
+                parts = self.split(value or "")
                 key = name_key(parts[-1]) if len(parts) > 1 else ""
             if key:
                 self.names.append(key)
@@ -240,6 +241,14 @@ class SiteContext:
         """The page's site context, built once per run of the metadata stage for the chains that only read
         it (the title chain builds its own: it adds a blog's name it finds in an <h1>)."""
         return shared(page, "site", cls, page.meta, page.url)
+
+    def split(self, text: str) -> list[str]:
+        """:func:`split_title` of ``text``, each text split once for this page (the title chain splits the
+        <title> and each heading's text several times, and the separators' pattern is slow to search)."""
+        parts = self._parts.get(text)
+        if parts is None:
+            parts = self._parts[text] = split_title(text)
+        return list(parts)
 
     def is_name(self, text: str) -> bool:
         """True when ``text`` is a known site name, the page's own site name or its host name."""
@@ -348,7 +357,7 @@ def clean_title(
     '标题内容'
     """
     text = collapse(text)
-    parts = split_title(text)
+    parts = site.split(text)
     if heading and _whole_parts(heading, text, parts):
         return heading  # the whole heading inside the <title>: the heading is the title, separators and all
     if len(parts) == 1:
@@ -558,7 +567,7 @@ def _heading_text(h: Element, site: SiteContext | None) -> str | None:
 
 def strip_site_parts(text: str, site: SiteContext) -> str:
     """``text`` without a leading or trailing part that is a site name ("Headline | Site" -> "Headline")."""
-    parts = split_title(text)
+    parts = site.split(text)
     if len(parts) < 2:
         return text
     if site.is_name(parts[-1]):
@@ -648,7 +657,7 @@ def is_banner(heading: str, title: str, declared: str | None, site: SiteContext,
     at = title_key.rfind(key[:MIN_SITE_KEY_CHARS]) if len(key) > MIN_SITE_KEY_CHARS else -1
     if not key or not (title_key.endswith(key) or (at >= 0 and key.startswith(title_key[at:]))):
         return False
-    parts = split_title(title)
+    parts = site.split(title)
     if len(parts) < 2:
         suffix = _SITE_SUFFIX.search(title)
         parts = [title[: suffix.start()], suffix.group(1)] if suffix else parts  # "Headline : Blog name"
@@ -687,7 +696,7 @@ def headline_after_section(
         return None
     if el not in stats.index:
         return None
-    parts = split_title(title)
+    parts = site.split(title)
     if len(parts) < 2:
         return None
     keys = [name_key(p) for p in parts]
