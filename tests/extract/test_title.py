@@ -707,3 +707,59 @@ def test_a_kicker_before_a_colon_is_no_breadcrumb():
 def test_markup_left_in_a_declared_title_is_taken_out():
     html = page('<meta name="ArticleTitle" content="城区新建两座口袋公园<div>——市政府办公会议纪要</div>">')
     assert title(html) == ("城区新建两座口袋公园", "meta:articletitle")
+
+
+# --- the separators' pattern -----------------------------------------------------------------------
+
+
+def _first_characters(items: list) -> list | None:
+    """What a match of the parsed regex ``items`` can start with, as ``re._parser`` items (literals,
+    ranges, categories); None when it can start with anything or match nothing at all."""
+    from re import _constants as c
+
+    firsts: list = []
+    for op, arg in items:
+        if op is c.ASSERT or op is c.ASSERT_NOT or op is c.AT:
+            continue  # zero-width: the next item consumes the first character
+        if op is c.LITERAL:
+            return [*firsts, (op, arg)]
+        if op is c.IN and all(o in (c.LITERAL, c.RANGE, c.CATEGORY) for o, _ in arg):
+            return [*firsts, *arg]
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            low, _, sub = arg
+            inner = _first_characters(list(sub))
+            if inner is None:
+                return None
+            firsts += inner
+            if low > 0:
+                return firsts
+            continue  # optional: what follows may come first
+        return None
+    return None
+
+
+def test_every_title_separator_starts_with_a_character_the_pattern_looks_ahead_for():
+    import re
+    from re import _constants as c
+    from re import _parser
+
+    from newscrawl.extract.metadata.title import SEPARATOR_STARTS, _data_lines
+
+    starts = re.compile(f"[{SEPARATOR_STARTS}]")
+    for line in _data_lines("title_separators.txt"):
+        firsts = _first_characters(list(_parser.parse(line)))
+        assert firsts is not None, line
+        for op, arg in firsts:
+            if op is c.LITERAL:
+                assert starts.match(chr(arg)), (line, chr(arg))
+            elif op is c.RANGE:
+                assert all(starts.match(chr(k)) for k in range(arg[0], arg[1] + 1)), line
+            else:
+                assert arg is c.CATEGORY_SPACE and all(starts.match(s) for s in " \t\n\r\f\v\xa0\u3000"), line
+
+
+def test_splitting_looks_ahead_without_changing_the_parts():
+    assert split_title("Headline - Site") == ["Headline", "Site"]
+    assert split_title("标题_频道_网站") == ["标题", "频道", "网站"]
+    assert split_title("COVID-19 by e-mail | Site") == ["COVID-19 by e-mail", "Site"]
+    assert split_title("제목-정치ㅣ신문") == ["제목-정치", "신문"]
