@@ -1227,6 +1227,10 @@ def _role_line(line: str) -> str | None:
     return _names(rest)
 
 
+#: what parts the names of a CJK byline line ("张三、李四", "张三 李四")
+_NAME_GAPS = lazy_compile(r"[、，,\s&]+")
+
+
 def _opening_byline(paragraphs: tuple[str, ...]) -> Found:
     """Names alone on a line between the headline and the text, as reposted articles open ("标题 / 茉莉 /
     正文", "标题 / 赵延东、风笑天 / 正文"): a line of one to ``MAX_NAMES`` CJK names within the first
@@ -1239,7 +1243,7 @@ def _opening_byline(paragraphs: tuple[str, ...]) -> Found:
             continue
         if (len(after) < ANCHOR_TEXT_CHARS and not subtitle) or len(line) > MAX_NAME_LINE:
             continue
-        names = [n.strip(_STRIP) for n in re.split(r"[、，,\s&]+", line) if n.strip(_STRIP)]
+        names = [n.strip(_STRIP) for n in _NAME_GAPS.split(line) if n.strip(_STRIP)]
         if names and len(names) <= MAX_NAMES and all(
             _CJK_NAME.match(n) and not _FURNITURE.search(n) and not _VALUE_END.search(n) and not is_outlet(n)
             for n in names
@@ -1833,6 +1837,8 @@ def publishers(meta: PageMeta) -> frozenset[str]:
 _EDITOR_LABEL = r"(?:Editor|EDITOR|Edited by|Redaktur|Redakteur(?:in)?|Penyunting|Editado por|Editora?)"
 #: an editor's label is this near the name it labels (tags between, the label's colon)
 MAX_EDITOR_LABEL_GAP = 200
+#: ... ending where the name starts: the label, its colon, tags between
+_EDITOR_LABEL_BEFORE = lazy_compile(rf"{_EDITOR_LABEL}\s*:?\s*(?:<[^<>]*>\s*)*$")
 
 
 def _shown_as_editor(page: Page, name: str) -> bool:
@@ -1844,10 +1850,9 @@ def _shown_as_editor(page: Page, name: str) -> bool:
     at = html.find(shown)
     if at < 0:
         return False
-    label = re.compile(rf"{_EDITOR_LABEL}\s*:?\s*(?:<[^<>]*>\s*)*$")
     edited = True
     while at >= 0 and edited:
-        edited = bool(label.search(html, max(0, at - MAX_EDITOR_LABEL_GAP), at + 1))
+        edited = bool(_EDITOR_LABEL_BEFORE.search(html, max(0, at - MAX_EDITOR_LABEL_GAP), at + 1))
         at = html.find(shown, at + len(shown))
     return edited
 
