@@ -140,6 +140,27 @@ def test_editor_keyword_without_a_colon_needs_a_surname():
     assert extract(sina(end="<p>编辑推荐 热门话题</p>")).editor is None
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("<p>责任编辑：AP0015</p>", None),
+        ("<p>编辑：ZN012</p>", None),
+        ("<p>【编辑:SN034）</p>", None),
+        ("<p>责任编辑：张三 AP0015</p>", "张三"),
+        ("<p>（责任编辑：张三_NB10086）</p>", "张三"),
+    ],
+)
+def test_a_staff_number_is_no_editor(line: str, expected: str | None) -> None:
+    """Portals sign a page with the editor's staff number, alone or after the name: a reader sees the
+    name, or no editor."""
+    assert extract(sina(end=line)).editor == expected
+
+
+def test_a_staff_number_in_place_of_the_editor_leaves_a_named_editor_elsewhere_on_the_page():
+    html = sina(end="<p>责任编辑：AP0015</p>").replace("</body>", "<div>责任编辑：周敏</div></body>")
+    assert extract(html).editor == "周敏"
+
+
 def test_editor_far_below_the_text_is_found_on_the_whole_page():
     links = "".join(f"<li><a href='/n/{i}.shtml'>相关阅读第{i}条新闻标题</a></li>" for i in range(80))
     html = sina().replace("</body>", f"<ul class='related'>{links}</ul><div>责任编辑：周敏</div></body>")

@@ -125,3 +125,19 @@ def test_an_override_given_as_a_text_node_or_attribute_loses_its_label_too():
     xpaths = {"author": "//span[@class='by']/@title", "editor": "//span[@class='by']/text()"}
     r = extract(html, field_xpaths=xpaths)
     assert (r.author, r.authors, r.editor) == ("陈海波", ("陈海波",), "周敏")
+
+
+@pytest.mark.parametrize(
+    "written", ["责任编辑：AP0015", "编辑：ZN012", "（责任编辑：NF075 (本文来源：财华社)）"]
+)
+def test_an_editor_override_holding_only_a_staff_number_gives_no_editor(written: str):
+    html = page(f"<span class='credit'>{written}</span>")
+    r = extract(html, field_xpaths={"editor": "//span[@class='credit']"})
+    assert (r.editor, r.sources["editor"]) == (None, None)
+
+
+@pytest.mark.parametrize("written", ["责任编辑：张三 AP0015", "（责任编辑：张三_NB10086）"])
+def test_an_editor_override_keeps_the_name_before_a_staff_number(written: str):
+    html = page(f"<span class='credit'>{written}</span>")
+    r = extract(html, field_xpaths={"editor": "//span[@class='credit']"})
+    assert (r.editor, r.sources["editor"]) == ("张三", "xpath")

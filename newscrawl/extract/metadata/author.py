@@ -337,6 +337,9 @@ _WIDE_GAP = lazy_compile(r"\s{2,}|\u3000")
 #: the bracket closing a byline given in brackets ("（记者 张三）"): what follows is the text
 _CLOSING_BRACKET = lazy_compile(r"[）)】\]]")
 _CJK_NAME = lazy_compile(rf"^[{_CJK}·•]{{2,4}}$")
+#: a newsroom's staff number opening a value in place of a name: "AP0015", "ZN012", "NBJ11331" (portals sign
+#: pages with the editor's code: one to three capitals, three to six digits; "CCTV13" is a channel)
+_STAFF_NUMBER = lazy_compile(r"^[A-Z]{1,3}[_-]?\d{3,6}\b")
 #: the roles of a byline's further writers ("记者 张三 通讯员 李四 实习生 王五"): they write too
 _CO_WRITER = lazy_compile(r"^(?:(?:本报|特约|见习|实习)?记者|(?:特约)?通讯员|实习生)$")
 #: a two-character Chinese name with a space between its characters, padded to line up with longer names
@@ -401,7 +404,7 @@ def clean_value(value: str | None) -> str | None:
         return None
     if _PLACEHOLDER.match(value) or _SLUG.match(value) or _MARKUP.search(value) or _DIGITS.search(value):
         return None
-    if _EMAIL.search(value) or _EDITED_BY.search(value):
+    if _EMAIL.search(value) or _EDITED_BY.search(value) or _STAFF_NUMBER.match(value):
         return None
     if not any(ch.isalpha() for ch in value):
         return None
@@ -432,7 +435,9 @@ def _names(run: str) -> str | None:
         dated = run[latin.end() :].lstrip()[:1].isdigit()
         if dated and len(words) == 2 and words[1].rstrip(".") in MONTH_WORDS:
             value = words[0]  # "By Jane Doe Dec 21st, 2018": the date's month is no part of the name
-        return None if not value or _PLACEHOLDER.match(value) else value
+        if not value or _PLACEHOLDER.match(value) or _STAFF_NUMBER.match(value):
+            return None  # "责任编辑：AP0015": a staff number names nobody
+        return value
     end = _VALUE_END.search(run)
     cut_at_place = end is not None and run[end.start() : end.start() + 2] in ("报道", "发自")
     head = run[: end.start()] if end else run

@@ -7,6 +7,9 @@ Editor (``Extraction.editor``), the person answerable for the page on Chinese po
 2. ``page:editor`` -- the same anywhere on the page (portals put it after the text, sometimes far below
    it, and body cleaning may have removed the line from the text).
 
+A staff number is no name: "责任编辑：AP0015" gives no editor (the chain goes on), "责任编辑：张三 AP0015"
+and "张三_NB10086" give 张三; a site file's override is read the same way.
+
 Source (``Extraction.source``), the organisation or wire service the story comes from:
 
 1. ``line:source`` -- 来源：X, 本文来源：X, 稿源：X in the lines by the text.
