@@ -176,6 +176,25 @@ def test_reporter_line_drops_the_place_before_baodao():
     assert author(page(top="本报记者 刘洋 江南县报道")) == ("刘洋", "line:writer")
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("本报记者 张三 李四 报道", ("张三", "李四")),
+        ("本报记者 王小明 李华 赵刚 报道", ("王小明", "李华", "赵刚")),
+        ("记者 王小明 李华 发自北京", ("王小明", "李华")),
+        ("本报记者 王小明 李华 成都报道", ("王小明", "李华")),
+        ("本报记者 王小明 李华 成都 报道", ("王小明", "李华")),
+        ("本报记者 王小明 李华 郑州报道", ("王小明", "李华")),
+        ("本报记者 彭冲 山东冠县报道", ("彭冲",)),
+        ("本报记者 王小明 李华 江南县 报道", ("王小明", "李华")),
+    ],
+)
+def test_a_second_writer_before_baodao_is_no_place(line: str, expected: tuple[str, ...]) -> None:
+    """The word before 报道 is the place the story was filed from unless it is a name that neither ends
+    like a place (省/市/县/区/镇/村/州) nor is a known one."""
+    assert extract(page(top=line)).authors == expected
+
+
 def test_wen_slash_byline():
     assert author(page(top="文/李明")) == ("李明", "line:writer")
     assert author(page(top="文｜李明 王芳")) == ("李明、王芳", "line:writer")

@@ -21,7 +21,9 @@ around the text.
    nearest first; the first and last ``EDGE_PARAGRAPHS`` paragraphs; the end of the content node and what
    follows it): 作者：X, 记者 X, 本报记者 X, 文/X, 撰文：X, 执笔：X, "By X" / "Von X" / "Geschrieben von X",
    "Text & Fotos: X", a credits table's "Interview" over "X", a closing
-   "（X 上海报道）", "08:19 [ X ]", forum "本贴由X于" / "X 发表于". ``line:credit`` -- a short paragraph
+   "（X 上海报道）", "08:19 [ X ]", forum "本贴由X于" / "X 发表于". Before 报道 the last word is the place
+   filed from ("记者 X 山东冠县报道") unless it is a second name ("记者 X Y 报道") that neither ends like a
+   place nor is a known one (``data/chinese_places.txt``). ``line:credit`` -- a short paragraph
    opening the text that credits the writer ("Eine Kolumne von X").
 5. ``byline:class`` / ``byline:link`` -- an element near the text whose class or id says byline or author
    (in an author card too long to be a byline, up to ``MAX_CARD_CHARS``, the name its first heading
@@ -337,6 +339,8 @@ _WIDE_GAP = lazy_compile(r"\s{2,}|\u3000")
 #: the bracket closing a byline given in brackets ("（记者 张三）"): what follows is the text
 _CLOSING_BRACKET = lazy_compile(r"[）)】\]]")
 _CJK_NAME = lazy_compile(rf"^[{_CJK}·•]{{2,4}}$")
+#: a place a byline files from, by its ending: a province, city, county, district, town, village, prefecture
+_PLACE_SUFFIX = lazy_compile(rf"^[{_CJK}]{{1,8}}(?:省|市|县|区|镇|乡|村|州|旗|盟)$")
 #: a newsroom's staff number opening a value in place of a name: "AP0015", "ZN012", "NBJ11331" (portals sign
 #: pages with the editor's code: one to three capitals, three to six digits; "CCTV13" is a channel)
 _STAFF_NUMBER = lazy_compile(r"^[A-Z]{1,3}[_-]?\d{3,6}\b")
@@ -454,10 +458,20 @@ def _names(run: str) -> str | None:
         names.append(token)
         if len(names) >= MAX_NAMES:
             break
-    if cut_at_place and len(names) > 1 and head.rstrip().endswith(names[-1]):
-        names.pop()  # "彭冲 山东冠县报道": the last word before 报道 is the place
+    if cut_at_place and len(names) > 1 and head.rstrip().endswith(names[-1]) and not _is_writer(names[-1]):
+        names.pop()  # "彭冲 山东冠县报道": the last word before 报道 is the place ("张三 李四 报道": a name)
     # "、" between the names keeps them apart whatever their surnames ("放飞&心情" stays two names)
     return "、".join(names) or None
+
+
+def _is_writer(word: str) -> bool:
+    """True when ``word`` before a byline's 报道 is a writer's name, not the place filed from: a name
+    (:func:`is_person_name`) that neither ends like a place nor is a known one (``data/chinese_places.txt``).
+
+    >>> _is_writer("李四"), _is_writer("山东冠县"), _is_writer("成都"), _is_writer("郑州")
+    (True, False, False, False)
+    """
+    return is_person_name(word) and not _PLACE_SUFFIX.match(word) and word not in chinese_places()
 
 
 def _json_ld_author(meta: PageMeta) -> str | None:
@@ -985,6 +999,13 @@ def _name_only(line: str, latin: bool) -> str | None:
 def chinese_surnames() -> frozenset[str]:
     """Common Chinese surnames (``data/chinese_surnames.txt``)."""
     text = files("newscrawl").joinpath("data", "chinese_surnames.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+@lru_cache(maxsize=1)
+def chinese_places() -> frozenset[str]:
+    """Places a Chinese byline files from without a suffix (``data/chinese_places.txt``)."""
+    text = files("newscrawl").joinpath("data", "chinese_places.txt").read_text(encoding="utf-8")
     return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
