@@ -78,7 +78,7 @@ BYLINE_WORDS = lazy_compile(
     + "|".join(sorted({w.lower() for w in MONTH_WORDS} | set(_WEEKDAYS.split()), key=len, reverse=True))
     + r")\b\.?"
     # Chinese: reporters' labels, "发自北京" closing the line, the dateline's labels, a date's units
-    r"|本报记者|特约记者|实习记者|记者|通讯员|实习生|作者|撰文|文\s*[/／]|发自[\u4e00-\u9fff]{2,4}$"
+    r"|本报记者|特约记者|实习记者|记者|通讯员|实习生|作者|撰文|文\s*[/／|｜丨]|丨|发自[\u4e00-\u9fff]{2,4}$"
     r"|来源|稿源|责任编辑|编辑"
     # and the tools a portal puts on that line: a comment counter, "手机看新闻", share, print, font size
     r"|有\s*\d*\s*人参与|参与互动|手机看新闻|我要评论|评论|跟贴|分享到?|打印|收藏|字号"

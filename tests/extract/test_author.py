@@ -201,6 +201,13 @@ def test_wen_slash_byline():
     assert author(page(top="中文|英文")) == (None, None)
 
 
+@pytest.mark.parametrize("line", ["文丨茉莉", "文 丨 茉莉", "作者丨茉莉", "撰文丨茉莉"])
+def test_the_vertical_stroke_parts_a_writers_label_from_the_name(line: str) -> None:
+    """丨 (the "gun" stroke, typed for a bar on portals and WeChat) separates like "|": "文丨茉莉"
+    credits 茉莉, a pen name with no surname that is found after the label only."""
+    assert author(page(top=line)) == ("茉莉", "line:writer")
+
+
 def test_closing_bracket_byline_at_the_end_of_the_text():
     assert author(page(last=SENTENCE_ZH + "（记者 赵小红）")) == ("赵小红", "line:writer")
 

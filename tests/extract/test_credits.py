@@ -287,3 +287,17 @@ def test_a_person_in_the_author_box_stays_the_writer():
         f"<span>王小明</span></a><span class='time'>2024-05-03 10:21</span></div>{BODY}</body></html>"
     )
     assert extract(page).author == "王小明"
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [("文丨茉莉", "茉莉"), ("文 | 茉莉", "茉莉"), ("撰文：三石", "三石"), ("作者丨风笑天", "风笑天")],
+)
+def test_a_labelled_pen_name_heading_the_text_is_the_writer_and_leaves_the_text(line: str, name: str) -> None:
+    r = extract(sina(first=f"<p>{line}</p>"))
+    assert (r.author, r.authors) == (name, (name,))
+    assert r.text.startswith("某市地铁新线")
+
+
+def test_a_short_word_alone_above_the_text_is_no_writer():
+    assert extract(sina(first="<p>茉莉</p>")).author is None

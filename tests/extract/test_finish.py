@@ -143,6 +143,7 @@ def test_what_is_and_is_not_a_byline():
     assert is_byline("Published 11:11 PM EST Nov 19, 2019", ())
     assert is_byline("Aktualisiert am 07.01.2026 - 18:50 UhrLesedauer: 4 Min.", ())
     assert is_byline("（记者 张三）", ("张三",))
+    assert is_byline("文丨茉莉", ("茉莉",)) and is_byline("文 | 茉莉", ("茉莉",))
     assert is_byline("Jane Doe", ("Jane Doe",))  # a person's name alone under the headline
     assert not is_byline("Staff Reports", ("Staff Reports",))  # not a person's name: may be the text's
     assert not is_byline("The Associated Press", ("The Associated Press",))

@@ -69,7 +69,7 @@ from newscrawl.extract.tags import BLOCK_TAGS
 #: a writer's label in a text a site file points at, the names after it ("本文作者：", "新华社记者 ", "文｜"):
 #: there the label need not start a word, as it must in running text (author._WRITER)
 _GIVEN_WRITER = lazy_compile(
-    r"(?:作者|撰文|执笔人?|撰稿人?|记者|通讯员|实习生|编译|文\s*[/／|｜:：])\s*[:：|｜]?\s*"
+    r"(?:作者|撰文|执笔人?|撰稿人?|记者|通讯员|实习生|编译|文\s*[/／|｜丨:：])\s*[:：|｜丨]?\s*"
 )
 #: an English editor's label opening such a text ("Editor: X", "Edited by X")
 _GIVEN_EDITOR_EN = lazy_compile(r"\s*(?:edited\s+by|editor)\b\s*:?\s*", re.I)
