@@ -103,6 +103,17 @@ CASES = {
         netease(info="来源：《南方日报》 参与互动(0)", end="<div class='post_author'>编辑：李明</div>"),
         (None, "李明", "南方日报"),
     ),
+    "163: post_author holding only the source and the editor's staff number": (
+        netease(
+            info="来源: <a href='http://www.bjnews.com.cn/'>新京报</a>",
+            end="<div class='post_author'>本文来源：新京报 责任编辑：AP0015</div>",
+        ),
+        (None, None, "新京报"),
+    ),
+    "163: post_author holding only the source and the editor": (
+        netease(end="<div class='post_author'>本文来源：新京报 责任编辑：王五_NE0011</div>"),
+        (None, "王五", "新京报"),
+    ),
     "163: wire dateline without a source line": (
         netease(
             first="<p>新华社北京5月3日电 某市地铁新线今日开通试运营，全长二十公里。</p>",

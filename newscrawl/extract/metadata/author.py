@@ -560,8 +560,9 @@ _ROLE_LABEL = lazy_compile(
 )
 
 
-#: a label opening a byline element that is not a writer's (those are removed before): "Quelle:", "Foto:"
-_OTHER_LABEL = lazy_compile(r"^\s*[^\W\d_]{2,20}\s*:\s*\S")
+#: a label opening a byline element that is not a writer's (those are removed before): "Quelle:", "Foto:",
+#: "本文来源：", "责任编辑："
+_OTHER_LABEL = lazy_compile(r"^\s*[^\W\d_]{2,20}\s*[:：]\s*\S")
 
 
 def _byline_value(text: str) -> str | None:
