@@ -1279,3 +1279,9 @@ def test_a_json_ld_person_by_reference_that_is_an_account_is_no_writer():
     person = {"@type": "Person", "@id": "https://example.com/#/schema/person/1", "name": "redaktion"}
     r = extract(page(head=_graph({"@id": person["@id"]}, person), en=True), "https://example.com/a/")
     assert r.author is None
+
+
+@pytest.mark.parametrize("closing", ["（李艳 撰稿）", "（李军伟 编译）", "（王小明 整理）"])
+def test_a_writers_role_after_the_name_is_no_name(closing: str) -> None:
+    r = extract(page(last=SENTENCE_ZH + closing))
+    assert r.authors == (closing[1:4].strip(),)

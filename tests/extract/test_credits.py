@@ -312,3 +312,21 @@ def test_a_labelled_pen_name_heading_the_text_is_the_writer_and_leaves_the_text(
 
 def test_a_short_word_alone_above_the_text_is_no_writer():
     assert extract(sina(first="<p>茉莉</p>")).author is None
+
+
+@pytest.mark.parametrize("name", ["商讯", "腾讯", "中国电讯"])
+def test_a_source_ending_in_xun_keeps_it(name: str) -> None:
+    """讯 and 电 end a dateline ("5月3日电"), not a name that ends with them."""
+    r = extract(netease(info=f"来源: <a href='/'>{name}</a>"))
+    assert (r.source, r.author) == (name, None)  # a news service, never the writer (商 is a surname)
+
+
+def test_a_declared_author_that_is_the_sites_name_and_tagline_is_the_source():
+    tagline = "某财网_提供股票、基金、期货的金融资讯，以及理财服务"
+    r = extract(sina(head=f"<meta name='author' content='{tagline}'>"))
+    assert (r.author, r.source, r.sources["source"]) == (None, "某财网", "meta:author")
+
+
+def test_a_reporter_whose_name_ends_in_xun_keeps_it():
+    r = extract(sina(first="<p>本报记者 张讯 李电</p>"))
+    assert r.authors == ("张讯", "李电")

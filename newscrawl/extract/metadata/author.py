@@ -314,7 +314,9 @@ _INVISIBLE = lazy_compile(r"[\xad\u200b-\u200f\ue000-\uf8ff]")
 _VALUE_END = lazy_compile(
     r"\d{2,4}\s*[-/.年]\s*\d{1,2}|\d{1,2}\s*[:：]\s*\d{2}|[\[【〔<|｜丨]|"
     r"(?:来源|來源|作者|编辑|责任编辑|责编|时间|日期|发布|发表|更新|点击|阅读|浏览|字号|字体|打印|评论|分享|"
-    r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|举报|整合|电\b|讯\b|"
+    r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|举报|整合|撰稿|编译|供稿|"
+    # a dateline's 电 / 讯 ("5月3日电", "张三 电"), not the end of a name ("腾讯", "商讯", "张讯")
+    rf"(?:(?<![{_CJK}])|(?<=日))[电讯]\b|"
     r"\b(?:Veröffentlicht|Aktualisiert|Published|Updated|Stand|Posted|Archiv|Weitere)\b)"
 )
 _NAME_SPLIT = lazy_compile(r"[\s\u3000、,，;；/／_（）()【】\[\]]+|\band\b|&|和|及")
@@ -333,6 +335,8 @@ _PICTURE_CREDIT = lazy_compile(
 _OUTLET = lazy_compile(
     rf"^[{_CJK}A-Za-z]{{1,12}}(?:日报|晚报|早报|晨报|商报|时报|周刊|杂志|报社|报|通讯社|新闻社|社|网|网站|"
     rf"电视台|广播电台|台|客户端|新闻|传媒|集团|频道|在线|媒体)$"
+    # a news service named for its bulletins, alone or after a word: "商讯", "财经快讯" (not "张讯")
+    rf"|^[{_CJK}A-Za-z]{{0,12}}(?:资讯|快讯|商讯|简讯|电讯)$"
 )
 #: two or more spaces, or an ideographic space: a gap between names, not inside one
 _WIDE_GAP = lazy_compile(r"\s{2,}|\u3000")
@@ -344,6 +348,8 @@ _PLACE_SUFFIX = lazy_compile(rf"^[{_CJK}]{{1,8}}(?:省|市|县|区|镇|乡|村|�
 #: a newsroom's staff number opening a value in place of a name: "AP0015", "ZN012", "NBJ11331" (portals sign
 #: pages with the editor's code: one to three capitals, three to six digits; "CCTV13" is a channel)
 _STAFF_NUMBER = lazy_compile(r"^[A-Z]{1,3}[_-]?\d{3,6}\b")
+#: the role after a name that put the story together ("（王小明 整理）")
+_COMPILED_BY = "整理"
 #: the roles of a byline's further writers ("记者 张三 通讯员 李四 实习生 王五"): they write too
 _CO_WRITER = lazy_compile(r"^(?:(?:本报|特约|见习|实习)?记者|(?:特约)?通讯员|实习生)$")
 #: a two-character Chinese name with a space between its characters, padded to line up with longer names
@@ -453,8 +459,8 @@ def _names(run: str) -> str | None:
         token = token.strip(_STRIP)
         if not token or _CO_WRITER.match(token):
             continue  # "记者 张三 实习生 李四": the role before the next writer is no name
-        if not _CJK_NAME.match(token):
-            break
+        if not _CJK_NAME.match(token) or token == _COMPILED_BY:
+            break  # (整理 is no value's end: "网络整理" is one word)
         names.append(token)
         if len(names) >= MAX_NAMES:
             break
@@ -1630,6 +1636,9 @@ def _declared(meta: PageMeta) -> Iterator[tuple[str, str]]:
         for item in raw:
             if _PICTURE_CREDIT.match(item.strip()):
                 continue
+            head, underscore, _ = item.partition("_")
+            if underscore and is_outlet(head.strip()):
+                item = head  # "财讯网_提供股票、基金……": the site's name and its tagline, not a writer
             value = clean_value(_turn_citation(item) if key in CITATION_KEYS else item)
             if value:
                 yield key, value
