@@ -330,3 +330,10 @@ def test_a_declared_author_that_is_the_sites_name_and_tagline_is_the_source():
 def test_a_reporter_whose_name_ends_in_xun_keeps_it():
     r = extract(sina(first="<p>本报记者 张讯 李电</p>"))
     assert r.authors == ("张讯", "李电")
+
+
+@pytest.mark.parametrize("label", ["未知", "佚名", "匿名", "不详", "暂无", "网络整理"])
+def test_a_writer_given_as_unknown_is_no_writer(label: str) -> None:
+    """"作者：未知" says the writer is unknown: a reader sees no author, not the word."""
+    r = extract(sina(end=f"<div class='bot_author'>作者：{label}&nbsp;&nbsp;责任编辑：王五</div>"))
+    assert (r.author, r.editor) == (None, "王五")

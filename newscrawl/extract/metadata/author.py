@@ -286,7 +286,9 @@ _FURNITURE = lazy_compile(
 #: values that are placeholders or account handles rather than names
 _PLACEHOLDER = lazy_compile(
     r"^(?:null|none|undefined|admin|administrator|unknown|anonymous|author|autor|autorin|quelle|source|"
-    r"text|texte|interview|foto|fotos|photo|photos|von|by|geschrieben|kommentar)$|^@",
+    r"text|texte|interview|foto|fotos|photo|photos|von|by|geschrieben|kommentar|"
+    # "作者：未知" (unknown), 佚名 / 匿名 (anonymous), 不详, 暂无 (none given), 网络整理 (from the web)
+    r"未知|佚名|匿名|不详|暂无|网络整理)$|^@",
     re.I,
 )
 #: an account handle after the name ("Jane Doe @janedoe")
@@ -459,8 +461,8 @@ def _names(run: str) -> str | None:
         token = token.strip(_STRIP)
         if not token or _CO_WRITER.match(token):
             continue  # "记者 张三 实习生 李四": the role before the next writer is no name
-        if not _CJK_NAME.match(token) or token == _COMPILED_BY:
-            break  # (整理 is no value's end: "网络整理" is one word)
+        if not _CJK_NAME.match(token) or _PLACEHOLDER.match(token) or token == _COMPILED_BY:
+            break  # (整理 is no value's end: "网络整理" is one word, a placeholder)
         names.append(token)
         if len(names) >= MAX_NAMES:
             break
