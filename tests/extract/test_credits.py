@@ -179,6 +179,11 @@ def test_editor_far_below_the_text_is_found_on_the_whole_page():
     assert (r.editor, r.sources["editor"]) == ("周敏", "page:editor")
 
 
+def test_a_story_retold_from_an_outlet_names_it_as_the_source_without_ju():
+    r = extract(netease(first="<p>据财联社5月3日消息，某市地铁新线今日开通试运营，全长二十公里。</p>"))
+    assert (r.source, r.sources["source"]) == ("财联社", "dateline")
+
+
 def test_english_wire_dateline_is_the_source():
     para = "WASHINGTON (AP) — The council met on Tuesday evening to discuss the new budget for schools. "
     paras = f"<p>{para}</p><p>{para * 3}</p><p>{para * 3}</p>"

@@ -97,9 +97,10 @@ _CREDIT_KEYWORD = lazy_compile("|".join(re.escape(k) for k in CREDIT_KEYWORDS))
 #: the page is Chinese when the first this many characters of its text (or its <title>) hold Han
 CHINESE_SAMPLE_CHARS = 200
 _HAN = lazy_compile(r"[\u3400-\u9fff]")
-#: wire datelines at the start of the text: 新华社北京5月3日电, 中新网5月3日电, 本报讯 is no source
+#: wire datelines at the start of the text: 新华社北京5月3日电, 中新网5月3日电, 本报讯 is no source; a story
+#: retold from another outlet opens with 据 ("据财联社9月26日消息": the source is 财联社)
 _CN_DATELINE = lazy_compile(
-    r"^[（(【\[]?\s*(?P<source>[\u3400-\u9fff]{1,8}?(?:社|网|台|报|新闻))\s*[\u3400-\u9fff]{0,8}?"
+    r"^[（(【\[]?\s*据?\s*(?P<source>[\u3400-\u9fff]{1,8}?(?:社|网|台|报|新闻))\s*[\u3400-\u9fff]{0,8}?"
     r"\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*日\s*"
     r"(?:电|讯|消息)"
 )
