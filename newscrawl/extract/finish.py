@@ -38,6 +38,7 @@ from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.author import (
     MAX_BYLINE_LINE,
     MONTH_WORDS,
+    REPORTER_RANK,
     byline_value,
     is_person_name,
     plain_name,
@@ -77,8 +78,11 @@ BYLINE_WORDS = lazy_compile(
     r"reuters|ap|afp|dpa|apa|efe|ansa|epd|kna|sda|upi|associated|press|"
     + "|".join(sorted({w.lower() for w in MONTH_WORDS} | set(_WEEKDAYS.split()), key=len, reverse=True))
     + r")\b\.?"
-    # Chinese: reporters' labels, "发自北京" closing the line, the dateline's labels, a date's units
-    r"|本报记者|特约记者|实习记者|记者|通讯员|实习生|作者|撰文|文\s*[/／|｜丨]|丨|发自[\u4e00-\u9fff]{2,4}$"
+    # Chinese: reporters' labels with their paper and rank ("澎湃新闻首席记者", "本报通讯员"), "发自北京"
+    # closing the line, the dateline's labels, a date's units
+    r"|(?:[\u4e00-\u9fff]{1,8}?(?:日报|晚报|早报|晨报|报|社|网|台|新闻|客户端))?"
+    rf"{REPORTER_RANK}?(?:记者|通讯员)"
+    r"|实习生|作者|撰文|文\s*[/／|｜丨]|丨|发自[\u4e00-\u9fff]{2,4}$"
     r"|来源|稿源|责任编辑|编辑"
     # and the tools a portal puts on that line: a comment counter, "手机看新闻", share, print, font size
     r"|有\s*\d*\s*人参与|参与互动|手机看新闻|我要评论|评论|跟贴|分享到?|打印|收藏|字号"

@@ -195,6 +195,25 @@ def test_a_second_writer_before_baodao_is_no_place(line: str, expected: tuple[st
     assert extract(page(top=line)).authors == expected
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("澎湃新闻首席记者 王小明", ("王小明",)),
+        ("见习记者 王小明", ("王小明",)),
+        ("全媒体记者 王小明 李华", ("王小明", "李华")),
+        ("本报融媒体记者 王小明", ("王小明",)),
+        ("本报驻京记者 王小明", ("王小明",)),
+        ("本报特派记者 王小明 发自东京", ("王小明",)),
+        ("本报记者 王小明 本报通讯员 李华", ("王小明", "李华")),
+        ("记者 王小明 首席记者 李华", ("王小明", "李华")),
+        ("（实习记者 王小明 李华 记者赵刚）", ("王小明", "李华", "赵刚")),
+    ],
+)
+def test_a_reporters_rank_or_post_is_part_of_the_label(line: str, expected: tuple[str, ...]) -> None:
+    r = extract(page(top=f"<p class='author'>{line}</p>"))
+    assert (r.authors, r.sources["author"]) == (expected, "line:writer")
+
+
 def test_wen_slash_byline():
     assert author(page(top="文/李明")) == ("李明", "line:writer")
     assert author(page(top="文｜李明 王芳")) == ("李明、王芳", "line:writer")

@@ -143,6 +143,9 @@ def test_what_is_and_is_not_a_byline():
     assert is_byline("Published 11:11 PM EST Nov 19, 2019", ())
     assert is_byline("Aktualisiert am 07.01.2026 - 18:50 UhrLesedauer: 4 Min.", ())
     assert is_byline("（记者 张三）", ("张三",))
+    assert is_byline("澎湃新闻首席记者 张三", ("张三",))
+    assert is_byline("本报记者 张三 本报通讯员 李四", ("张三", "李四"))
+    assert not is_byline("他告诉记者张三", ("张三",))
     assert is_byline("文丨茉莉", ("茉莉",)) and is_byline("文 | 茉莉", ("茉莉",))
     assert is_byline("Jane Doe", ("Jane Doe",))  # a person's name alone under the headline
     assert not is_byline("Staff Reports", ("Staff Reports",))  # not a person's name: may be the text's

@@ -166,10 +166,13 @@ _NOT_BYLINE_CLASS = lazy_compile(
 )
 
 _CJK = r"\u3400-\u9fff"
+#: a reporter's rank or post before 记者: "首席记者", "见习记者", "全媒体记者", "驻京记者", "特派记者"
+REPORTER_RANK = rf"(?:首席|见习|实习|特派|特约|资深|全媒体|融媒体|驻[{_CJK}]{{1,3}}?)"
 #: writer keywords: a name follows ("作者：X", "记者 X", "文/X", "执笔人：X")
 _WRITER = lazy_compile(
     rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端]))"
-    rf"(?:作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|特约记者|本报记者|记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／|｜丨]|文\s*[:：]|"
+    rf"(?:作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|本报记者|"
+    rf"{REPORTER_RANK}?记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／|｜丨]|文\s*[:：]|"
     r"[Aa]uthors?\s*:|Autor(?:in|en|innen)?\s*:|Autor(?:in)?\s*/\s*Autor(?:in)?\s*:?|Autor[/*:]in(?:nen)?\s*:?|"
     r"[Ww]ritten by\s*:?)\s*[:：]?\s*"
 )
@@ -353,7 +356,10 @@ _STAFF_NUMBER = lazy_compile(r"^[A-Z]{1,3}[_-]?\d{3,6}\b")
 #: the role after a name that put the story together ("（王小明 整理）")
 _COMPILED_BY = "整理"
 #: the roles of a byline's further writers ("记者 张三 通讯员 李四 实习生 王五"): they write too
-_CO_WRITER = lazy_compile(r"^(?:(?:本报|特约|见习|实习)?记者|(?:特约)?通讯员|实习生)$")
+_CO_WRITER_ROLE = rf"(?:本报)?(?:{REPORTER_RANK}?记者|(?:特约)?通讯员|实习生)"
+_CO_WRITER = lazy_compile(rf"^{_CO_WRITER_ROLE}$")
+#: such a role glued to the writer's name ("实习记者 樊亮 记者惠禾"): the name follows it
+_CO_WRITER_GLUED = lazy_compile(rf"^{_CO_WRITER_ROLE}(?=[{_CJK}]{{2,4}}$)")
 #: a two-character Chinese name with a space between its characters, padded to line up with longer names
 _PADDED_NAME = lazy_compile(rf"^[{_CJK}][\s\u3000]+[{_CJK}]$")
 _UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
@@ -458,7 +464,7 @@ def _names(run: str) -> str | None:
         head, cut_at_place = head[: close.start()], False
     names: list[str] = []
     for token in _NAME_SPLIT.split(head):
-        token = token.strip(_STRIP)
+        token = _CO_WRITER_GLUED.sub("", token.strip(_STRIP))
         if not token or _CO_WRITER.match(token):
             continue  # "记者 张三 实习生 李四": the role before the next writer is no name
         if not _CJK_NAME.match(token) or _PLACEHOLDER.match(token) or token == _COMPILED_BY:
