@@ -342,3 +342,20 @@ def test_a_writer_given_as_unknown_is_no_writer(label: str) -> None:
     """"作者：未知" says the writer is unknown: a reader sees no author, not the word."""
     r = extract(sina(end=f"<div class='bot_author'>作者：{label}&nbsp;&nbsp;责任编辑：王五</div>"))
     assert (r.author, r.editor) == (None, "王五")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "文/图 王小明", "图/文 王小明", "文·图/王小明", "【文/观察者网专栏作者 王小明】", "本报评论员 王小明",
+        "撰稿｜王小明",
+    ],
+)
+def test_writer_labels_of_columns_and_pictures_name_the_writer_and_leave_the_text(line: str) -> None:
+    r = extract(sina(first=f"<p>{line}</p>"))
+    assert (r.author, r.sources["author"]) == ("王小明", "line:writer")
+    assert r.text.startswith("某市地铁新线")
+
+
+def test_a_commentary_signed_by_the_paper_names_no_writer():
+    assert extract(sina(first="<p>本报评论员文章</p>")).author is None

@@ -171,8 +171,10 @@ REPORTER_RANK = rf"(?:首席|见习|实习|特派|特约|资深|全媒体|融媒
 #: writer keywords: a name follows ("作者：X", "记者 X", "文/X", "执笔人：X")
 _WRITER = lazy_compile(
     rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端]))"
-    rf"(?:作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|本报记者|"
-    rf"{REPORTER_RANK}?记者(?!{NOT_AFTER_REPORTER})|通讯员|实习生|编译|原作者|文\s*[/／|｜丨]|文\s*[:：]|"
+    rf"(?:(?:专栏|特约|签约)?作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|本报记者|"
+    rf"{REPORTER_RANK}?记者(?!{NOT_AFTER_REPORTER})|(?:特约)?评论员(?!文章)|通讯员|实习生|编译|原作者|"
+    # the writer who took the pictures too: "文/图 X", "图/文 X", "文·图/X"
+    r"(?:文\s*[/／·、&]\s*图|图\s*[/／·、&]\s*文)\s*[/／|｜丨:：]?|文\s*[/／|｜丨]|文\s*[:：]|"
     r"[Aa]uthors?\s*:|Autor(?:in|en|innen)?\s*:|Autor(?:in)?\s*/\s*Autor(?:in)?\s*:?|Autor[/*:]in(?:nen)?\s*:?|"
     r"[Ww]ritten by\s*:?)\s*[:：]?\s*"
 )
@@ -198,7 +200,7 @@ _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
 #: them all was tried at every character (no literal to look for first), 50 ns a character: 0.15 ms of
 #: scrapinghub's median page, against 0.02 ms now
 _CJK_KEY = lazy_compile(
-    r"作者|撰|执笔|记者|通讯员|实习生|编|編|文\s*[/／|｜丨:：]|来源|來源|稿源|出处|出自|本[贴帖]由|发表于|發表於"
+    r"作者|撰|执笔|记者|评论员|通讯员|实习生|编|編|文\s*[/／|｜丨:：·、&]|图\s*[/／·、&]\s*文|来源|來源|稿源|出处|出自|本[贴帖]由|发表于|發表於"
 )
 _TIME_BRACKET = lazy_compile(r"\d:\d\d\s*[\[【]")
 #: the verb a blog or forum byline opens with before its "by" ("Geschrieben von X", "erstellt von X",
