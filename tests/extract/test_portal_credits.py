@@ -1,0 +1,231 @@
+"""Writer, writers, editor and source, field by field, on pages shaped like Chinese portals' article pages.
+
+The pages are invented in the shapes of sohu, qq, ifeng, xinhuanet, people.com.cn, chinanews, 163 and
+thepaper (their byline blocks, 来源/作者/编辑 lines, a reporter credited in the first paragraph), with the
+same four paragraphs of text; every case checks all four fields, so a credit never lands in the wrong one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extract import extract
+
+PARAGRAPHS = (
+    "某市地铁新线今日上午开通试运营，全长二十公里，共设车站十五座，沿线市民出行将更加方便。",
+    "据介绍，新线采用六节编组列车，最高时速八十公里，高峰时段发车间隔四分钟，运营至晚十一点。",
+    "市民张先生表示，以前上班要换乘两次公交，现在坐地铁半小时就能到达单位，省下不少时间。",
+    "下一步，该市还将加快建设另外三条线路，预计三年内全部建成，形成覆盖全城的轨道交通网络。",
+)
+
+
+def body(lead: str = "") -> str:
+    """The four paragraphs, ``lead`` opening the first ("中新网北京5月3日电（记者 X）")."""
+    first, *rest = PARAGRAPHS
+    return "".join(f"<p>{p}</p>" for p in (lead + first, *rest))
+
+
+#: each portal's article page, its byline block ({info}), lines before ({first}) and after ({end}) the text,
+#: and the text ({body}: the four paragraphs, {lead} opening the first)
+TEMPLATES = {
+    "sohu": "<title>地铁新线开通_搜狐新闻</title></head><body><div class='head-nav'>搜狐首页 新闻 体育</div>"
+    "<div class='text'><div class='text-title'><h1>地铁新线开通</h1><div class='article-info'>"
+    "<span class='time' id='news-time'>2024-05-03 10:21</span>{info}</div></div>"
+    "<article class='article' id='mp-editor'>{first}{body}{end}</article></div>"
+    "<div class='statement'>声明：该文观点仅代表作者本人</div>",
+    "qq": "<title>地铁新线开通_腾讯新闻</title></head><body><div class='qq-top'>腾讯网 新闻 视频</div>"
+    "<div class='LEFT'><h1>地铁新线开通</h1><div class='article-info'>{info}</div>"
+    "<div class='content clearfix'><div class='content-article'>{first}{body}{end}</div></div></div>"
+    "<div class='qq-footer'>Copyright © 1998 - 2024 Tencent. All Rights Reserved</div>",
+    "ifeng": "<title>地铁新线开通_资讯_凤凰网</title></head><body><div class='nav'>凤凰网首页 资讯 财经</div>"
+    "<div class='artical'><h1 id='artical_topic'>地铁新线开通</h1><div id='artical_sth' class='clearfix'>"
+    "<p class='p_time'><span class='ss01'>2024年05月03日 10:21</span>{info}</p></div>"
+    "<div id='main_content' class='js_selection_area'>{first}{body}</div>{end}</div>"
+    "<div class='footer'>凤凰新媒体 版权所有</div>",
+    "xinhuanet": "<title>地铁新线开通-新华网</title></head><body><div class='nav'>新华网 首页 时政</div>"
+    "<div class='h-title'>地铁新线开通</div><div class='h-info'>"
+    "<span class='h-time'>2024-05-03 10:21:00</span> {info}</div><div id='p-detail'>{first}{body}{end}</div>"
+    "<div class='foot'>新华网版权所有</div>",
+    "people": "<title>地铁新线开通--社会--人民网</title></head><body><div class='nav'>人民网 首页 时政</div>"
+    "<div class='clearfix w1000_320 text_title'><h1>地铁新线开通</h1>{info}</div>"
+    "<div class='box_con' id='rwb_zw'>{first}{body}{end}</div><div class='foot'>人民网版权所有</div>",
+    "chinanews": "<title>地铁新线开通-中新网</title></head><body><div class='nav'>中新网 首页 国内</div>"
+    "<div class='content'><h1>地铁新线开通</h1><div class='left-time'><div class='left-t'>"
+    "2024年05月03日 10:21\u3000{info}</div></div><div class='left_zw'>{first}{body}</div>{end}</div>"
+    "<div class='foot'>中国新闻网版权所有</div>",
+    "163": "<title>地铁新线开通_网易新闻</title></head><body><div class='N-nav'>网易首页 新闻 体育</div>"
+    "<div class='post_main'><h1>地铁新线开通</h1><div class='post_info'>2024-05-03 10:21:00\u3000{info}</div>"
+    "<div class='post_body'>{first}{body}{end}</div></div><div class='post_comment'>跟贴 0 参与 0</div>",
+    "thepaper": "<title>地铁新线开通_澎湃新闻-The Paper</title></head><body>"
+    "<div class='head'>澎湃新闻 首页 时事</div><div class='newscontent'>"
+    "<h1 class='news_title'>地铁新线开通</h1>"
+    "<div class='news_about'>{info}</div><div class='news_txt'>{first}{body}</div>{end}</div>"
+    "<div class='foot'>澎湃新闻版权所有</div>",
+}
+
+
+def portal(name: str, info: str = "", first: str = "", lead: str = "", end: str = "") -> str:
+    """An article page in the shape of portal ``name`` (a key of ``TEMPLATES``)."""
+    inner = TEMPLATES[name].format(info=info, first=first, body=body(lead), end=end)
+    return f"<html><head><meta charset='utf-8'>{inner}</body></html>"
+
+
+TWO = ("王小明", "李华")
+#: page, then (author, authors, editor, source)
+CASES: dict[str, tuple[str, tuple[str | None, tuple[str, ...], str | None, str | None]]] = {
+    "sohu: source on the info line, editor closing the article": (
+        portal(
+            "sohu",
+            info="<span data-role='original-link'>来源: <a href='/'>澎湃新闻</a></span>",
+            end="<p data-role='editor-name'>责任编辑：<span>王五</span></p>",
+        ),
+        (None, (), "王五", "澎湃新闻"),
+    ),
+    "sohu: a repost's 来源 and 作者 on one line": (
+        portal("sohu", first="<p>来源：澎湃新闻 作者：王小明</p>", end="<p>责任编辑：<span>王五</span></p>"),
+        ("王小明", ("王小明",), "王五", "澎湃新闻"),
+    ),
+    "sohu: a pen name after 文丨": (
+        portal("sohu", first="<p>文丨茉莉</p>", end="<p>责任编辑：王五</p>"),
+        ("茉莉", ("茉莉",), "王五", None),
+    ),
+    "qq: a_source, a_author and an editor's staff number": (
+        portal(
+            "qq",
+            info="<span class='a_source'><a href='/'>新京报</a></span>"
+            "<span class='a_author'>作者：王小明</span><span class='a_time'>2024-05-03 10:21</span>",
+            end="<div class='qq_editor'>责任编辑：PN031</div>",
+        ),
+        ("王小明", ("王小明",), None, "新京报"),
+    ),
+    "qq: two reporters in the wire dateline opening the text": (
+        portal(
+            "qq",
+            info="<span class='a_source'>中国新闻网</span>",
+            lead="中新网北京5月3日电（记者 王小明 李华）",
+            end="<div class='qq_editor'>责任编辑：王五</div>",
+        ),
+        ("王小明、李华", TWO, "王五", "中国新闻网"),
+    ),
+    "ifeng: labelled source link, editor and staff number in brackets": (
+        portal(
+            "ifeng",
+            info="<span class='ss02'>来源：</span><span class='ss03'><a href='/'>新京报</a></span>",
+            end="<span class='zb_editor'>[责任编辑：王五 PN031]</span>",
+        ),
+        (None, (), "王五", "新京报"),
+    ),
+    "ifeng: only a staff number as the editor": (
+        portal(
+            "ifeng",
+            info="<span class='ss03'>来源：新京报</span>",
+            end="<span class='zb_editor'>[责任编辑：PN031]</span>",
+        ),
+        (None, (), None, "新京报"),
+    ),
+    "xinhuanet: source em, two reporters in the dateline": (
+        portal(
+            "xinhuanet",
+            info="<span>来源： <em id='source'>新华网</em></span>",
+            lead="新华社北京5月3日电（记者 王小明 李华）",
+            end="<span class='editor'>[责任编辑: 赵刚 ]</span>",
+        ),
+        ("王小明、李华", TWO, "赵刚", "新华网"),
+    ),
+    "xinhuanet: photographers' credit closing the text": (
+        portal(
+            "xinhuanet",
+            info="<span>来源： <em id='source'>新华网</em></span>",
+            end="<p>新华社记者 王小明 李华 摄</p><div class='editor'>【责任编辑:赵刚】</div>",
+        ),
+        ("王小明、李华", TWO, "赵刚", "新华网"),
+    ),
+    "people.com.cn: author line, source with its channel, two editors": (
+        portal(
+            "people",
+            info="<p class='author'>本报记者 王小明 李华</p><div class='box01'><div class='fl'>"
+            "2024年05月03日05:21 | 来源：<a href='/'>人民网－人民日报</a></div></div>",
+            end="<div class='edit clearfix'>(责编：赵刚、孙丽)</div>",
+        ),
+        ("王小明、李华", TWO, "赵刚、孙丽", "人民网－人民日报"),
+    ),
+    "people.com.cn: two reporters before 报道, no place": (
+        portal(
+            "people",
+            info="<p class='author'>本报记者 王小明 李华 报道</p><div class='box01'>来源：人民日报</div>",
+            end="<div class='edit clearfix'>(责编：赵刚)</div>",
+        ),
+        ("王小明、李华", TWO, "赵刚", "人民日报"),
+    ),
+    "people.com.cn: two reporters and the city before 报道": (
+        portal(
+            "people",
+            info="<p class='author'>本报记者 王小明 李华 成都报道</p><div class='box01'>来源：人民日报</div>",
+            end="<div class='edit clearfix'>(责编：赵刚)</div>",
+        ),
+        ("王小明、李华", TWO, "赵刚", "人民日报"),
+    ),
+    "people.com.cn: a reporter and a correspondent of the paper": (
+        portal("people", info="<p class='author'>本报记者 王小明 本报通讯员 李华</p>"),
+        ("王小明、李华", TWO, None, None),
+    ),
+    "chinanews: reporter in the dateline, 编辑 in brackets": (
+        portal(
+            "chinanews",
+            info="来源：<a href='/'>中国新闻网</a>",
+            lead="中新网北京5月3日电 (记者 王小明)",
+            end="<div class='adEditor'><div class='left_name'>【编辑:赵刚】</div></div>",
+        ),
+        ("王小明", ("王小明",), "赵刚", "中国新闻网"),
+    ),
+    "chinanews: no source line, the dateline names it; a staff number as the editor": (
+        portal(
+            "chinanews",
+            lead="中新网北京5月3日电 (记者 王小明 李华)",
+            end="<div class='left_name'>【编辑:ZN012】</div>",
+        ),
+        ("王小明、李华", TWO, None, "中新网"),
+    ),
+    "163: post_author with source, two writers and an editor's code": (
+        portal(
+            "163",
+            info="来源: <a href='/'>新京报</a>",
+            end="<div class='post_author'>本文来源：新京报 作者：周敏 李华 责任编辑：王五_NE0011</div>",
+        ),
+        ("周敏、李华", ("周敏", "李华"), "王五", "新京报"),
+    ),
+    "163: post_author with the source and a staff number only": (
+        portal(
+            "163",
+            info="来源: <a href='/'>新京报</a>",
+            end="<div class='post_author'>本文来源：新京报 责任编辑：AP0015</div>",
+        ),
+        (None, (), None, "新京报"),
+    ),
+    "thepaper: reporter and intern line, source line": (
+        portal(
+            "thepaper", info="<p>澎湃新闻记者 王小明 实习生 李华</p><p>2024-05-03 10:21 来源：澎湃新闻</p>"
+        ),
+        ("王小明、李华", TWO, None, "澎湃新闻"),
+    ),
+    "thepaper: chief reporter": (
+        portal("thepaper", info="<p>澎湃新闻首席记者 王小明</p><p>2024-05-03 10:21 来源：澎湃新闻</p>"),
+        ("王小明", ("王小明",), None, "澎湃新闻"),
+    ),
+    "thepaper: 来源 and 作者 (a pen name) on the date line": (
+        portal("thepaper", info="<p>2024-05-03 10:21 来源：澎湃新闻 作者：风笑天</p>"),
+        ("风笑天", ("风笑天",), None, "澎湃新闻"),
+    ),
+    "thepaper: reporter in brackets opening the text": (
+        portal("thepaper", info="<p>来源：澎湃新闻</p>", lead="（记者 王小明）"),
+        ("王小明", ("王小明",), None, "澎湃新闻"),
+    ),
+}
+
+
+@pytest.mark.parametrize(("html", "expected"), CASES.values(), ids=list(CASES))
+def test_people_and_provenance_field_by_field(
+    html: str, expected: tuple[str | None, tuple[str, ...], str | None, str | None]
+) -> None:
+    r = extract(html)
+    assert (r.author, r.authors, r.editor, r.source) == expected
