@@ -1304,3 +1304,40 @@ def test_a_json_ld_person_by_reference_that_is_an_account_is_no_writer():
 def test_a_writers_role_after_the_name_is_no_name(closing: str) -> None:
     r = extract(page(last=SENTENCE_ZH + closing))
     assert r.authors == (closing[1:4].strip(),)
+
+
+@pytest.mark.parametrize(
+    ("top", "expected"),
+    [
+        ("聯合報╱記者王小明／台北報導", ("王小明",)),
+        ("聯合晚報╱記者王小明／即時報導", ("王小明",)),
+        ("記者：王小明 李華&nbsp;&nbsp;台北報導", ("王小明", "李華")),
+        ("中央社記者 王小明 台北報導", ("王小明",)),
+    ],
+)
+def test_traditional_bylines_of_taiwan_and_hong_kong_papers(top: str, expected: tuple[str, ...]) -> None:
+    assert extract(page(top=top)).authors == expected
+
+
+def test_a_bracketed_byline_in_a_long_first_paragraph_over_a_photographers_caption():
+    caption = "圖為市區街景。（資料照，記者李華攝）"
+    first = "〔記者王小明／台北報導〕" + SENTENCE_ZH * 3
+    assert extract(page(top=f"<p>{caption}</p>", first=first)).authors == ("王小明",)
+
+
+def test_a_photographers_credit_yields_to_the_writers_line():
+    html = page(first="积雪覆盖街道。本报记者 李华 摄", last="湖南日报12月15日讯(记者 王小明 通讯员 赵刚)")
+    assert extract(html).authors == ("王小明", "赵刚")
+
+
+def test_a_photographers_credit_alone_still_credits_the_writer():
+    assert extract(page(top="新华社记者 王小明 李华 摄")).authors == ("王小明", "李华")
+
+
+def test_a_traditional_outlet_with_its_report_label_is_the_source_not_the_writer():
+    r = extract(page(top="<span class='author'>華視新聞╱報導</span>"))
+    assert (r.author, r.source) == (None, "華視新聞")
+
+
+def test_a_reporters_blog_link_names_no_writer():
+    assert extract(page(top="<a href='/blog'>記者部落</a>")).author is None

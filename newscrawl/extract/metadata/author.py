@@ -23,8 +23,10 @@ around the text.
    "Text & Fotos: X", a credits table's "Interview" over "X", a closing
    "（X 上海报道）", "08:19 [ X ]", forum "本贴由X于" / "X 发表于". Before 报道 the last word is the place
    filed from ("记者 X 山东冠县报道") unless it is a second name ("记者 X Y 报道") that neither ends like a
-   place nor is a known one (``data/chinese_places.txt``). ``line:credit`` -- a short paragraph
-   opening the text that credits the writer ("Eine Kolumne von X").
+   place nor is a known one (``data/chinese_places.txt``). Traditional characters read alike
+   ("聯合報╱記者X／台北報導", "〔記者X／台北報導〕"); a photographer's credit ("记者 X 摄") counts only
+   when no line names a writer otherwise. ``line:credit`` -- a short paragraph opening the text that
+   credits the writer ("Eine Kolumne von X").
 5. ``byline:class`` / ``byline:link`` -- an element near the text whose class or id says byline or author
    (in an author card too long to be a byline, up to ``MAX_CARD_CHARS``, the name its first heading
    holds), a link to an author page ("/author/x/"; an avatar's initials "JD" give the name the link's
@@ -149,7 +151,7 @@ MAX_LIST_NAMES = 12
 #: words that follow 记者 in page furniture and running text, where no name follows ("记者调查", "记者了解到")
 NOT_AFTER_REPORTER = (
     "调查|观察|手记|节|站|证|会|招待|采访|了解|获悉|从|在|看|发现|注意|问|表示|专访|走基层|体验|探访|实地|"
-    "暗访|连线|来到|随机|日前|近日|昨日|今天|昨天|致电|联系|查询|登录"
+    "暗访|连线|来到|随机|日前|近日|昨日|今天|昨天|致电|联系|查询|登录|部落"
 )
 _ITEMPROP_NAME = etree.XPath(".//*[@itemprop='name']")
 #: the ``itemprop`` values that mark the writer in schema.org microdata
@@ -170,9 +172,10 @@ _CJK = r"\u3400-\u9fff"
 REPORTER_RANK = rf"(?:首席|见习|实习|特派|特约|资深|全媒体|融媒体|驻[{_CJK}]{{1,3}}?)"
 #: writer keywords: a name follows ("作者：X", "记者 X", "文/X", "执笔人：X")
 _WRITER = lazy_compile(
-    rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端]))"
+    rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端報臺網聞誌視點]))"
     rf"(?:(?:专栏|特约|签约)?作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|本报记者|"
-    rf"{REPORTER_RANK}?记者(?!{NOT_AFTER_REPORTER})|(?:特约)?评论员(?!文章)|通讯员|实习生|编译|原作者|"
+    # (記者: the traditional characters of Hong Kong and Taiwan papers, "聯合晚報╱記者張博亭")
+    rf"{REPORTER_RANK}?[记記]者(?!{NOT_AFTER_REPORTER})|(?:特约)?评论员(?!文章)|通讯员|实习生|编译|原作者|"
     # the writer who took the pictures too: "文/图 X", "图/文 X", "文·图/X"
     r"(?:文\s*[/／·、&]\s*图|图\s*[/／·、&]\s*文)\s*[/／|｜丨:：]?|文\s*[/／|｜丨]|文\s*[:：]|"
     r"[Aa]uthors?\s*:|Autor(?:in|en|innen)?\s*:|Autor(?:in)?\s*/\s*Autor(?:in)?\s*:?|Autor[/*:]in(?:nen)?\s*:?|"
@@ -200,7 +203,7 @@ _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
 #: them all was tried at every character (no literal to look for first), 50 ns a character: 0.15 ms of
 #: scrapinghub's median page, against 0.02 ms now
 _CJK_KEY = lazy_compile(
-    r"作者|撰|执笔|记者|评论员|通讯员|实习生|编|編|文\s*[/／|｜丨:：·、&]|图\s*[/／·、&]\s*文|来源|來源|稿源|出处|出自|本[贴帖]由|发表于|發表於"
+    r"作者|撰|执笔|[记記]者|评论员|通讯员|实习生|编|編|文\s*[/／|｜丨:：·、&]|图\s*[/／·、&]\s*文|来源|來源|稿源|出处|出自|本[贴帖]由|发表于|發表於"
 )
 _TIME_BRACKET = lazy_compile(r"\d:\d\d\s*[\[【]")
 #: the verb a blog or forum byline opens with before its "by" ("Geschrieben von X", "erstellt von X",
@@ -322,6 +325,8 @@ _VALUE_END = lazy_compile(
     r"\d{2,4}\s*[-/.年]\s*\d{1,2}|\d{1,2}\s*[:：]\s*\d{2}|[\[【〔<|｜丨]|"
     r"(?:来源|來源|作者|编辑|责任编辑|责编|时间|日期|发布|发表|更新|点击|阅读|浏览|字号|字体|打印|评论|分享|"
     r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|举报|整合|撰稿|编译|供稿|"
+    # the same in the traditional characters of Hong Kong and Taiwan papers ("台北報導", "攝影", "採訪")
+    r"報導|報道|报导|發自|攝影?|採訪|即時|"
     # a dateline's 电 / 讯 ("5月3日电", "张三 电"), not the end of a name ("腾讯", "商讯", "张讯")
     rf"(?:(?<![{_CJK}])|(?<=日))[电讯]\b|"
     r"\b(?:Veröffentlicht|Aktualisiert|Published|Updated|Stand|Posted|Archiv|Weitere)\b)"
@@ -341,7 +346,9 @@ _PICTURE_CREDIT = lazy_compile(
 )
 _OUTLET = lazy_compile(
     rf"^[{_CJK}A-Za-z]{{1,12}}(?:日报|晚报|早报|晨报|商报|时报|周刊|杂志|报社|报|通讯社|新闻社|社|网|网站|"
-    rf"电视台|广播电台|台|客户端|新闻|传媒|集团|频道|在线|媒体)$"
+    rf"电视台|广播电台|台|客户端|新闻|传媒|集团|频道|在线|媒体|"
+    # and in traditional characters: "聯合報", "華視新聞", "中時電子報"
+    rf"日報|晚報|報|新聞|網|電視台|電視|臺)$"
     # a news service named for its bulletins, alone or after a word: "商讯", "财经快讯" (not "张讯")
     rf"|^[{_CJK}A-Za-z]{{0,12}}(?:资讯|快讯|商讯|简讯|电讯)$"
 )
@@ -352,13 +359,17 @@ _CLOSING_BRACKET = lazy_compile(r"[）)】\]]")
 _CJK_NAME = lazy_compile(rf"^[{_CJK}·•]{{2,4}}$")
 #: a place a byline files from, by its ending: a province, city, county, district, town, village, prefecture
 _PLACE_SUFFIX = lazy_compile(rf"^[{_CJK}]{{1,8}}(?:省|市|县|区|镇|乡|村|州|旗|盟)$")
+#: names closed by 摄 / 攝 (took the picture): a photographer's credit, after the writers' on its line
+_PHOTO_CREDIT = lazy_compile(rf"[{_CJK}·\s、]{{2,20}}?[摄攝](?!影)")
+#: the words after which a byline's last word is the place filed from ("山东冠县报道", "台北報導", "发自北京")
+_FILED_FROM = frozenset({"报道", "发自", "報導", "報道", "报导", "發自"})
 #: a newsroom's staff number opening a value in place of a name: "AP0015", "ZN012", "NBJ11331" (portals sign
 #: pages with the editor's code: one to three capitals, three to six digits; "CCTV13" is a channel)
 _STAFF_NUMBER = lazy_compile(r"^[A-Z]{1,3}[_-]?\d{3,6}\b")
 #: the role after a name that put the story together ("（王小明 整理）")
 _COMPILED_BY = "整理"
 #: the roles of a byline's further writers ("记者 张三 通讯员 李四 实习生 王五"): they write too
-_CO_WRITER_ROLE = rf"(?:本报)?(?:{REPORTER_RANK}?记者|(?:特约)?通讯员|实习生)"
+_CO_WRITER_ROLE = rf"(?:本[报報])?(?:{REPORTER_RANK}?[记記]者|(?:特约)?通讯员|实习生)"
 _CO_WRITER = lazy_compile(rf"^{_CO_WRITER_ROLE}$")
 #: such a role glued to the writer's name ("实习记者 樊亮 记者惠禾"): the name follows it
 _CO_WRITER_GLUED = lazy_compile(rf"^{_CO_WRITER_ROLE}(?=[{_CJK}]{{2,4}}$)")
@@ -399,8 +410,8 @@ _DATE_THEN_NAME = lazy_compile(
 )
 _URL = lazy_compile(r"https?://|www\.|\.(?:com|cn|net|org|html?)\b", re.I)
 _DATE_ONLY = lazy_compile(r"^[\d\s:：/.\-年月日T+]+$")
-_STRIP = " \t\r\n\u3000:：-–—|｜丨/／·•,，;；。()（）[]【】〔〕<>《》\"'“”‘’□■●◆~"
-_BRACKETED = lazy_compile(r"[（(\[【]([^（()\[\]【】]{2,40})[）)\]】]")
+_STRIP = " \t\r\n\u3000:：-–—|｜丨/／╱·•,，;；。()（）[]【】〔〕<>《》\"'“”‘’□■●◆~"
+_BRACKETED = lazy_compile(r"[（(\[【〔]([^（()\[\]【】〔〕]{2,40})[）)\]】〕]")
 
 
 def clean_value(value: str | None) -> str | None:
@@ -459,7 +470,7 @@ def _names(run: str) -> str | None:
             return None  # "责任编辑：AP0015": a staff number names nobody
         return value
     end = _VALUE_END.search(run)
-    cut_at_place = end is not None and run[end.start() : end.start() + 2] in ("报道", "发自")
+    cut_at_place = end is not None and run[end.start() : end.start() + 2] in _FILED_FROM
     head = run[: end.start()] if end else run
     close = _CLOSING_BRACKET.search(head)
     if close:  # "（记者王小明、李华）初雪过后，……": the bracket ends the byline, the text follows
@@ -974,7 +985,7 @@ def _leading_names(tail: str) -> list[str]:
     return names
 
 
-def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterator[str]:
+def _keyword_values(line: str, pattern: re.Pattern[str], people: bool, photos: bool = True) -> Iterator[str]:
     short = len(line) <= MAX_BYLINE_LINE
     pieces: Iterable[str] = (line,) if short else (m.group(1) for m in _BRACKETED.finditer(line))
     label = _ONE_WRITER_LABEL if short else _LABEL_OPENING
@@ -984,12 +995,17 @@ def _keyword_values(line: str, pattern: re.Pattern[str], people: bool) -> Iterat
             # the name, without the role after its comma; a plural label's other names kept
             more = _leading_names(tail) if _WRITERS_LABEL.match(line) else []
             pieces = (", ".join([head, *more]),)
+    photographers: list[str] = []
     for piece in pieces:
         for m in pattern.finditer(piece):
             run = piece[m.end() :]
             value = _names(run) if people else clean_value(run)
-            if value:
+            if value and people and _PHOTO_CREDIT.match(run):
+                photographers.append(value)  # "（記者X攝） 〔記者Y／台北報導〕": Y wrote, X took the picture
+            elif value:
                 yield value
+    if photos:
+        yield from photographers
 
 
 def _name_only(line: str, latin: bool) -> str | None:
@@ -1181,9 +1197,14 @@ def _turn_citation(value: str) -> str:
 
 
 def _writer_line(lines: list[str], paragraphs: tuple[str, ...]) -> Found:
-    """A writer named by a keyword (作者, 记者, By ...) in ``lines``, or in brackets closing the text."""
+    """A writer named by a keyword (作者, 记者, By ...) in ``lines``, or in brackets closing the text; a
+    photographer's credit ("记者 X 摄") only when no line names a writer otherwise."""
+    return _writer_line_of(lines, paragraphs, photos=False) or _writer_line_of(lines, paragraphs, photos=True)
+
+
+def _writer_line_of(lines: list[str], paragraphs: tuple[str, ...], photos: bool) -> Found:
     for i, line in enumerate(lines):
-        for value in _keyword_values(line, _WRITER, people=True):
+        for value in _keyword_values(line, _WRITER, people=True, photos=photos):
             # "本报记者 A B" over "本报实习生 C": a byline of several lines, each with its role
             names = list(split_names(value))
             for other in lines[i + 1 : i + 1 + MORE_BYLINE_LINES]:
