@@ -359,3 +359,21 @@ def test_writer_labels_of_columns_and_pictures_name_the_writer_and_leave_the_tex
 
 def test_a_commentary_signed_by_the_paper_names_no_writer():
     assert extract(sina(first="<p>本报评论员文章</p>")).author is None
+
+
+@pytest.mark.parametrize(
+    "info,editor",
+    [
+        ("<span>Source: Xinhua</span><span>| 2026-11-24</span><span>| Editor: Liu Xin</span>", "Liu Xin"),
+        ("<p>(Web editor: Chang Sha, Liang Jun)</p>", "Chang Sha; Liang Jun"),
+        ("Editor : <a href='/author/112/jane-doe'>Jane Doe</a>", "Jane Doe"),
+        ("<p>Letters to the editor: write to us</p>", None),
+    ],
+)
+def test_an_editor_labelled_in_english_by_the_text(info: str, editor: str | None) -> None:
+    rest = "The council met on Tuesday evening to discuss the new budget for schools. "
+    html = (
+        f"<html><body><h1>Budget</h1><div class='info'>{info}</div>"
+        f"<div class='story'><p>{rest * 3}</p><p>{rest * 3}</p><p>{rest * 3}</p></div></body></html>"
+    )
+    assert extract(html).editor == editor
