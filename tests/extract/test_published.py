@@ -882,3 +882,11 @@ def test_times_not_in_falling_order_are_no_live_blog():
     assert (r.published_at, r.sources["published_at"]) == ("2026-11-25T08:15:00+00:00", "time-element")
     r = extract(_live(["17:58", "14:10"]))  # two are an article's time and a teaser's
     assert r.published_at == "2026-11-25T17:58:00+00:00"
+
+
+def test_a_label_ends_a_word_of_its_own():
+    # "Laatste update:" ends in "date:", a publish label: the update time was taken for the publish time
+    dateline = "<span>Door Sanne de Vries</span> <span>25 nov. 2026, 13:47</span>"
+    dateline += " Laatste update: 25 nov. 2026, 16:02"
+    r = extract(_dated("nl", dateline))
+    assert (r.published_at, r.modified_at) == ("2026-11-25T13:47:00+01:00", "2026-11-25T16:02:00+01:00")

@@ -129,7 +129,7 @@ PUBLISH_LABELS: tuple[str, ...] = (
     "发表于", "發表於", "发布于", "發佈於", "发布", "发表", "时间", "時間", "日期", "稿件时间", "成文日期",
     "published on", "published", "posted on", "posted", "date", "veröffentlicht am", "veröffentlicht",
     "erschienen am", "erschienen", "publié le", "publié", "publicado el", "publicado", "pubblicato il",
-    "입력", "등록", "公開日", "配信日", "掲載日",
+    "gepubliceerd op", "gepubliceerd", "입력", "등록", "公開日", "配信日", "掲載日",
 )
 
 #: words just before a date that say it is the time the page was last changed
@@ -138,7 +138,8 @@ UPDATE_LABELS: tuple[str, ...] = (
     "last modified", "modified", "aktualisiert am", "aktualisiert", "zuletzt aktualisiert", "mis à jour",
     "actualizado", "last edited", "edited", "geändert am", "zuletzt geändert", "modifié le", "modifié",
     "mis à jour le", "actualizado el", "actualizado a las",
-    "aggiornato il", "aggiornato", "atualizado em", "atualizado", "수정", "업데이트", "更新日", "最終更新",
+    "aggiornato il", "aggiornato", "atualizado em", "atualizado", "laatste update", "bijgewerkt op",
+    "bijgewerkt", "update", "수정", "업데이트", "更新日", "最終更新",
     "更新",
 )
 #: words just before a date that say it is *not* the publish time

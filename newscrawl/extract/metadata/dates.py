@@ -126,7 +126,11 @@ _PM_HALVES = {"下午", "晚上", "傍晚", "오후", "PM"}
 
 
 def _label_re(labels: tuple[str, ...]) -> re.Pattern[str]:
-    words = "|".join(sorted((re.escape(w) for w in labels), key=len, reverse=True))
+    # a label in Latin letters is a word of its own: "date" is no label at the end of "Laatste update"
+    words = "|".join(
+        rf"(?<![^\W\d_]){re.escape(w)}" if w[:1].isascii() and w[:1].isalpha() else re.escape(w)
+        for w in sorted(labels, key=len, reverse=True)
+    )
     return lazy_compile(rf"(?:{words})\s*[:：]?\s*[\[(（【]?\s*$", re.IGNORECASE)
 
 
