@@ -890,3 +890,17 @@ def test_a_label_ends_a_word_of_its_own():
     dateline += " Laatste update: 25 nov. 2026, 16:02"
     r = extract(_dated("nl", dateline))
     assert (r.published_at, r.modified_at) == ("2026-11-25T13:47:00+01:00", "2026-11-25T16:02:00+01:00")
+
+
+def test_a_long_update_label_and_a_naive_change_time_keep_the_changes_own_time():
+    # "Actualizado el " is longer than the old label reach; the change's naive time took the publish
+    # value's time from the meta tag beside it (12:47), not only its offset
+    head = '<meta property="article:published_time" content="2026-11-25T12:47:00+0100">'
+    dateline = (
+        "Publicado el 25 de noviembre de 2026 a las 12:47 por <a rel='author' href='/author/lf/'>Lucía "
+        "Fernández</a> · Actualizado el 26 de noviembre de 2026 a las 9:05"
+    )
+    html = _dated("es", dateline).replace("</head>", head + "</head>")
+    r = extract(html)
+    assert (r.published_at, r.modified_at) == ("2026-11-25T12:47:00+01:00", "2026-11-26T09:05:00+01:00")
+    assert extract(_dated("de", "Aktualisiert am 19.02.2020")).modified_at == "2020-02-19"

@@ -139,8 +139,9 @@ _OTHER_LABEL = _label_re(OTHER_LABELS)
 _UPDATE_LABEL = _label_re(UPDATE_LABELS)
 #: :attr:`DateHit.label` of a date after an update label
 UPDATE_LABEL = -2
-#: characters before a date searched for a label
-LABEL_REACH = 14
+#: characters before a date searched for a label (the longest labels: "actualizado el ", "zuletzt
+#: aktualisiert am ")
+LABEL_REACH = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,12 +292,13 @@ def _weekday_short(m: re.Match[str], reference: datetime) -> tuple[datetime | No
 
 
 def _label(text: str, start: int) -> int:
-    before = text[max(0, start - LABEL_REACH) : start]
-    if not before:
+    # searched in place, not in a slice: a label's word boundary looks at the letter before the window
+    lo = max(0, start - LABEL_REACH)
+    if lo == start:
         return 0
-    if _OTHER_LABEL.search(before):
-        return UPDATE_LABEL if _UPDATE_LABEL.search(before) else -1
-    if _PUBLISH_LABEL.search(before):
+    if _OTHER_LABEL.search(text, lo, start):
+        return UPDATE_LABEL if _UPDATE_LABEL.search(text, lo, start) else -1
+    if _PUBLISH_LABEL.search(text, lo, start):
         return 1
     return 0
 

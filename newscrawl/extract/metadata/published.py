@@ -369,7 +369,13 @@ def find_modified(
     )
     for stamp, source in rules:
         if stamp is not None:
-            value, offset_from = render(_prefer_offset(page, stamp, parse, zone), zone)
+            preferred = _prefer_offset(page, stamp, parse, zone)
+            if preferred is not stamp and stamp.has_time and stamp.when.tzinfo is None:
+                # a change's own time of day, in the offset of the publish value beside it (that value
+                # dates the publication, not the change: "Actualizado el 26 ... a las 9:05" became 12:47)
+                offset = preferred.when.tzinfo
+                preferred = Stamp(stamp.when.replace(tzinfo=offset), True, preferred.offset_from)
+            value, offset_from = render(preferred, zone)
             return FoundTime(value, source, offset_from)
     return FoundTime()
 
