@@ -71,7 +71,7 @@ BYLINE_WORDS = lazy_compile(
     r"mis|à|jour|le|publicado|actualizado|el|de|del|on|at|am|um|uhr|the|[ap]\.?\s?m|ago|hours?|min|mins|"
     r"minutes?|days?|read|lesedauer|lesezeit|staff|writers?|reporters?|correspondents?|st|nd|rd|th|"
     # Italian and Portuguese: "di X", "Pubblicato il 25/11/2026 alle 07:15", "Atualizado há 2 horas"
-    r"di|da|pubblicato|aggiornato|il|alle|ore|atualizado|atualizada|em|às|há|horas?|minutos?|modifié|"
+    r"di|da|pubblicato|aggiornato|il|alle|ore|atualizado|atualizada|em|às|há|horas?|minutos?|modifié|a|las|"
     # the buttons a byline line holds ("25 November 2026 Share Save")
     r"share|save|teilen|merken|partager|"
     r"e[sd]?t|c[sd]?t|p[sd]?t|m[sd]?t|gmt|utc|bst|cest|cet|mesz|mez|"

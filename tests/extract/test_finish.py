@@ -195,3 +195,11 @@ def test_a_date_and_time_alone_at_the_head_goes_but_a_document_number_stays():
     assert is_byline("25 November 2026 10:05 Share Save", [])  # the byline's buttons beside its date
     assert not is_byline("89/2022 10 12", [])
     assert not is_byline("2026 was a year of 3 wins and 4 losses", [])
+
+
+def test_a_spanish_dateline_with_a_las_goes():
+    line = (
+        "Publicado el 25 de noviembre de 2026 a las 12:47 por Lucía Fernández · Actualizado el 26 de "
+        "noviembre de 2026 a las 9:05"
+    )
+    assert is_byline(line, ["Lucía Fernández"])
