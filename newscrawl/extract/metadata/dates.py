@@ -126,12 +126,15 @@ _PM_HALVES = {"下午", "晚上", "傍晚", "오후", "PM"}
 
 
 def _label_re(labels: tuple[str, ...]) -> re.Pattern[str]:
-    # a label in Latin letters is a word of its own: "date" is no label at the end of "Laatste update"
+    """A pattern matched at the start of the *reversed* text before a date: what ends right before the date
+    is tried once, not searched for at every position of the window. A label in Latin letters is a word of
+    its own ("date" is no label at the end of "Laatste update")."""
     words = "|".join(
-        rf"(?<![^\W\d_]){re.escape(w)}" if w[:1].isascii() and w[:1].isalpha() else re.escape(w)
+        re.escape(w[::-1]) + (r"(?![^\W\d_])" if w[:1].isascii() and w[:1].isalpha() else "")
         for w in sorted(labels, key=len, reverse=True)
     )
-    return lazy_compile(rf"(?:{words})\s*[:：]?\s*[\[(（【]?\s*$", re.IGNORECASE)
+    # (possessive spaces: a window of white space tried against every label costs no backtracking)
+    return lazy_compile(rf"\s*+[\[(（【]?\s*+[:：]?\s*+(?:{words})", re.IGNORECASE)
 
 
 _PUBLISH_LABEL = _label_re(PUBLISH_LABELS)
@@ -292,13 +295,13 @@ def _weekday_short(m: re.Match[str], reference: datetime) -> tuple[datetime | No
 
 
 def _label(text: str, start: int) -> int:
-    # searched in place, not in a slice: a label's word boundary looks at the letter before the window
-    lo = max(0, start - LABEL_REACH)
-    if lo == start:
+    if start == 0:
         return 0
-    if _OTHER_LABEL.search(text, lo, start):
-        return UPDATE_LABEL if _UPDATE_LABEL.search(text, lo, start) else -1
-    if _PUBLISH_LABEL.search(text, lo, start):
+    # the window reversed, with the character before it (a label's word boundary looks at it)
+    before = text[max(0, start - LABEL_REACH - 1) : start][::-1]
+    if _OTHER_LABEL.match(before):
+        return UPDATE_LABEL if _UPDATE_LABEL.match(before) else -1
+    if _PUBLISH_LABEL.match(before):
         return 1
     return 0
 
