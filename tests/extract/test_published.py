@@ -904,3 +904,16 @@ def test_a_long_update_label_and_a_naive_change_time_keep_the_changes_own_time()
     r = extract(html)
     assert (r.published_at, r.modified_at) == ("2026-11-25T12:47:00+01:00", "2026-11-26T09:05:00+01:00")
     assert extract(_dated("de", "Aktualisiert am 19.02.2020")).modified_at == "2020-02-19"
+
+
+def test_a_live_blogs_latest_entry_is_its_last_change():
+    r = extract(_live(["17:58", "14:10", "12:31", "08:15"]))
+    assert r.modified_at == "2026-11-25T17:58:00+00:00"
+    assert r.sources["modified_at"] == "time-element:latest-entry"
+
+
+def test_a_time_element_saying_updated_dates_the_change():
+    # FAZ's only <time>: "Aktualisiert am ..." is the last change
+    time = "<time datetime='2026-11-25T11:20:00+01:00'>Aktualisiert am 25.11.2026-11:20</time>"
+    r = extract(_dated("de", time))
+    assert (r.modified_at, r.sources["modified_at"]) == ("2026-11-25T11:20:00+01:00", "time-element")

@@ -366,6 +366,7 @@ def find_modified(
         (_from_json_ld(page, ("dateModified",), parse),),
         (_from_modified_times(page, parse),),
         _from_updated_text(page, body, ctx) if body is not None else (),
+        (_from_latest_entry(page, body, parse),) if body is not None else (),
     )
     for stamp, source in rules:
         if stamp is not None:
@@ -713,20 +714,35 @@ def _from_times(
             stamp = parse(value)
             if stamp is not None:
                 return stamp, "time-element"
-    if not page.meta.times:
+    found = _article_times(page, heading, start, parse)
+    if found is None:
         return None, "time-element"
+    el, first, last, feed = found
+    if feed >= LIVE_FEED_TIMES:
+        return last, "time-element:first-entry"
+    return _shown_day(el, first, parse.month_first), "time-element"
+
+
+def _article_times(
+    page: Page, heading: Element | None, start: Element | None, parse: _Parser
+) -> tuple[Element, Stamp, Stamp, int] | None:
+    """The first ``<time>`` between the heading and the end of the main text, its value, and the value of
+    the last of the run of ``<time>``s from it on, each earlier than the one before, and the run's length
+    (a live blog's entries, newest first); None without one."""
+    if not page.meta.times:
+        return None
     lo, hi = _article_span(page, heading, start)
     index = page.stats.index
     # (a page with fewer dated <time>s than a feed's is not walked past its first)
     feed_possible = len(page.meta.times) >= LIVE_FEED_TIMES
     first: tuple[Element, Stamp] | None = None
     last: Stamp | None = None
-    feed = 0  # the <time>s from the first on, while each is earlier than the one before (a live blog's)
+    feed = 0
     for el in body_tagged(page, "time"):
         i = index.get(el, -1)
         if i >= hi and first is not None:
             break
-        if not lo <= i < hi or _MODIFIED_CLASS.search(el.get("class", "")):
+        if not lo <= i < hi or _MODIFIED_CLASS.search(el.get("class", "")) or _says_updated(el):
             continue
         if EMBED_TAGS and any(True for _ in el.iterancestors(*EMBED_TAGS)):  # a quoted post dates itself
             continue
@@ -742,11 +758,23 @@ def _from_times(
         if last is None or not _earlier(stamp, last):
             break
         last, feed = stamp, feed + 1
-    if first is None:
-        return None, "time-element"
-    if feed >= LIVE_FEED_TIMES and last is not None:
-        return last, "time-element:first-entry"
-    return _shown_day(first[0], first[1], parse.month_first), "time-element"
+    if first is None or last is None:
+        return None
+    return first[0], first[1], last, feed
+
+
+def _from_latest_entry(page: Page, body: BodyResult, parse: _Parser) -> tuple[Stamp | None, str]:
+    """A live blog's latest entry: the first of the run of ``<time>``s that dates it by its earliest
+    (:func:`_from_times`), the page's last change when nothing else gives one."""
+    if len(page.meta.times) < LIVE_FEED_TIMES:
+        return None, "time-element:latest-entry"
+    start = body.first if body.first is not None else body.node
+    if start is not None and start not in page.stats.index:
+        start = None
+    found = _article_times(page, _heading(page, start), start, parse)
+    if found is None or found[3] < LIVE_FEED_TIMES:
+        return None, "time-element:latest-entry"
+    return found[1], "time-element:latest-entry"
 
 
 #: <time>s in a row, each earlier than the one before, that are a live blog's entries, newest first: the
@@ -775,13 +803,15 @@ def _shown_day(el: Element, stamp: Stamp, month_first: bool) -> Stamp:
 
 
 def _from_modified_times(page: Page, parse: _Parser) -> tuple[Stamp | None, str]:
-    """A ``<time>`` marked as the modification time (``itemprop=dateModified``, class updated/modified).
-    The tree is walked only when the page has a ``<time datetime>`` at all (``page.meta.times``, collected
-    with the other metadata): most pages have none, and the walk visits every element."""
+    """A ``<time>`` marked as the modification time (``itemprop=dateModified``, class updated/modified, its
+    text opening with an update label). The tree is walked only when the page has a ``<time datetime>`` at
+    all (``page.meta.times``, collected with the other metadata): most pages have none, and the walk
+    visits every element."""
     if not page.meta.times:
         return None, "time-element"
     for el in page_tagged(page, "time"):
-        if el.get("itemprop") == "dateModified" or _MODIFIED_CLASS.search(el.get("class", "")):
+        marked = el.get("itemprop") == "dateModified" or _MODIFIED_CLASS.search(el.get("class", ""))
+        if marked or _says_updated(el):
             value = el.get("datetime") or ""
             stamp = parse(value) if value else None
             if stamp is not None:
@@ -790,6 +820,17 @@ def _from_modified_times(page: Page, parse: _Parser) -> tuple[Stamp | None, str]
 
 
 _MODIFIED_CLASS = lazy_compile(r"updated|modified", re.IGNORECASE)
+#: an update label opening a <time>'s own text ("<time datetime=...>Aktualisiert am 25.11.2026</time>")
+_UPDATED_OPENING = lazy_compile(
+    "|".join(re.escape(w) for w in sorted(UPDATE_LABELS, key=len, reverse=True)), re.IGNORECASE
+)
+
+
+def _says_updated(el: Element) -> bool:
+    """Whether a ``<time>``'s text opens with an update label: it dates the last change, not the
+    publication (FAZ's only <time> says "Aktualisiert am ...")."""
+    text = (el.text or "").lstrip()
+    return bool(text) and _UPDATED_OPENING.match(text) is not None
 #: any update label: a text without one is not searched for dates by :func:`_from_updated_text`
 _UPDATE_WORD = lazy_compile("|".join(re.escape(w) for w in UPDATE_LABELS), re.IGNORECASE)
 _ANY_YEAR = lazy_compile(r"(?:19|20)\d\d")
