@@ -377,3 +377,24 @@ def test_an_editor_labelled_in_english_by_the_text(info: str, editor: str | None
         f"<div class='story'><p>{rest * 3}</p><p>{rest * 3}</p><p>{rest * 3}</p></div></body></html>"
     )
     assert extract(html).editor == editor
+
+
+def test_a_source_stated_as_this_article_comes_from_and_a_compiled_report_credit():
+    # caijing: "本文来源于《财经网》 <date>" as the source, "【作者：《财经》综合报道】" after the text
+    page = (
+        "<html><head><meta charset='utf-8'><title>地铁新线开通_财经网</title></head><body>"
+        "<h2>地铁新线开通</h2><div class='ar_source'><span class='source'>本文来源于"
+        "<a href='/'>《财经网》</a>\u30002024年05月03日 17:38</span></div>"
+        f"<div id='the_content'>{BODY}<div class='ar_writer'>【作者：<a href='/'>《财经》综合报道</a> 】"
+        "(责任编辑：王娟)</div></div></body></html>"
+    )
+    r = extract(page)
+    assert (r.author, r.editor, r.source) == (None, "王娟", "财经网")
+
+
+def test_the_paper_naming_itself_in_the_author_box_is_no_source():
+    page = (
+        "<html><head><meta charset='utf-8'><title>地铁新线开通</title></head><body>"
+        f"<h1>地铁新线开通</h1><div class='author'>本报</div>{BODY}</body></html>"
+    )
+    assert (extract(page).author, extract(page).source) == (None, None)

@@ -186,7 +186,7 @@ EDITOR_KEYWORD = lazy_compile(
     r"(?:责任编辑|責任編輯|责编|編輯|编辑|主编)(?!部|推荐|精选|部落|器)\s*(?P<colon>[:：])?\s*"
 )
 #: source keywords (a colon is required: "来源" alone is common in running text)
-SOURCE_KEYWORD = lazy_compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*")
+SOURCE_KEYWORD = lazy_compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*|(?:本文|文章)来源于\s*")
 #: a post's footer naming its writer after the time: "发布时间 2005/03/15 22:36:13 by 某网友"
 _TIME_BY = lazy_compile(r"\d{1,2}:\d{2}(?::\d{2})?\s+(?:[Bb]y|BY|[Vv]on)\s+([^\s〓|｜]{2,30})")
 #: writer patterns with the name as group 1: "2004年7月16日08:19 [ 黄宇 ]" (a bracketed name after the
@@ -1080,8 +1080,10 @@ def is_outlet(value: str) -> bool:
 
     >>> is_outlet("新京报"), is_outlet("新华社"), is_outlet("澎湃新闻"), is_outlet("张三")
     (True, True, True, False)
+    >>> is_outlet("财经》综合")  # a publication's title marks: "【作者：《财经》综合报道】"
+    True
     """
-    return bool(_OUTLET.match(value.replace(" ", ""))) or site_name_like(value)
+    return bool(_OUTLET.match(value.replace(" ", ""))) or "》" in value or site_name_like(value)
 
 
 def split_names(value: str | None) -> tuple[str, ...]:
@@ -1724,14 +1726,20 @@ def byline_outlet(page: Page, body: BodyResult) -> Found:
     """A news outlet the byline markup by the text names (``<a class="author">央视新闻</a>``): the
     page's source, which :func:`find_author` does not take for a writer."""
     markup = _byline_markup(page, body)
-    if markup and _chinese_outlet(markup.value or ""):
-        return Found(markup.value, f"{markup.source}:outlet")
+    value = markup.value or ""
+    if _chinese_outlet(value) and not _SELF_REFERENCE.match(value):
+        return Found(value.replace("《", "").replace("》", ""), f"{markup.source}:outlet")
     return NOT_FOUND
 
 
+#: "本报", "本台", "本网": the page's outlet naming itself, no name
+_SELF_REFERENCE = lazy_compile(r"^本(?:报|台|网|刊|社|站)")
+
+
 def _chinese_outlet(value: str) -> bool:
-    """A Chinese outlet's name (新京报, 央视新闻); an English byline's "Reuters" is left to the wire rules."""
-    return bool(_OUTLET.match(value.replace(" ", "")))
+    """A Chinese outlet's name (新京报, 央视新闻, a title in 《》: "《财经》综合"); an English byline's
+    "Reuters" is left to the wire rules."""
+    return bool(_OUTLET.match(value.replace(" ", ""))) or "》" in value
 
 
 def find_author(
