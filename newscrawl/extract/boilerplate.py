@@ -177,6 +177,14 @@ PROMO_LINE = lazy_compile(
     r"(?:APP|App|app|客户端|客戶端|公众号|公眾號|微信号|服务号|视频号|抖音号|头条号|官方微博|官方微信|Facebook|專頁)"
     r"|尽在.{0,12}(?:APP|App|客户端)|(?:現已開設|已开通|已開通).{0,16}(?:Facebook|專頁|专页|公众号|微博|微信)"
 )
+#: A newsletter platform's subscription appeal in the text ("Thanks for reading X! Subscribe for free to
+#: receive new posts and support my work.", "X is a reader-supported publication. To receive new posts and
+#: support my work, consider becoming a free or paid subscriber."): it goes when it ends in the last
+#: ``TAIL_SHARE`` of the text and is at most ``NEWSLETTER_MAX`` long (the publication's name varies)
+NEWSLETTER_LINE = lazy_compile(
+    r"^Thanks for reading\b[^\n]{1,80}?[!.]\s+Subscribe\b|\bTo receive new posts and support my work\b"
+)
+NEWSLETTER_MAX = 200
 #: a promotion line runs to 100 characters ("…現已開設Facebook專頁…快點到Facebook Like我們的專頁！")
 PROMO_MAX = 100
 #: the first paragraphs where a promotion line is looked for
@@ -214,6 +222,8 @@ def trim_edges(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
         seen += len(p)
         ends_in_tail = seen >= (1 - TAIL_SHARE) * total  # a long promotion after a short article
         if (ends_in_tail or i < HEAD_LINES) and len(p) <= PROMO_MAX and PROMO_LINE.search(p):
+            continue
+        if ends_in_tail and len(p) <= NEWSLETTER_MAX and NEWSLETTER_LINE.search(p):
             continue
         kept.append(p)
     paras = kept

@@ -131,3 +131,24 @@ def test_a_label_left_dangling_at_the_end_goes():
     assert trim_edges((*body, *data)) == (*body, *data)
     # no body sentence before it: nothing to say it dangles
     assert trim_edges(("Menu:",)) == ("Menu:",)
+
+
+def test_a_newsletter_platforms_subscription_appeal_closing_the_text_goes():
+    from newscrawl.extract.boilerplate import trim_edges
+
+    body = tuple(
+        f"Paragraph {n} of the post tells what happened to the town's paper after it closed last spring."
+        for n in range(6)
+    )
+    thanks = (
+        "Thanks for reading The Local Ledger Letter! Subscribe for free to receive new posts and support my "
+        "work."
+    )
+    supported = (
+        "The Local Ledger Letter is a reader-supported publication. To receive new posts and support my "
+        "work, consider becoming a free or paid subscriber."
+    )
+    assert trim_edges((*body, thanks)) == body
+    assert trim_edges((*body, supported)) == body
+    # not at the text's end: the post's own words
+    assert trim_edges((thanks, *body)) == (thanks, *body)
