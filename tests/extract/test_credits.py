@@ -361,23 +361,6 @@ def test_a_commentary_signed_by_the_paper_names_no_writer():
     assert extract(sina(first="<p>本报评论员文章</p>")).author is None
 
 
-@pytest.mark.parametrize(
-    "info,editor",
-    [
-        ("<span>Source: Xinhua</span><span>| 2026-11-24</span><span>| Editor: Liu Xin</span>", "Liu Xin"),
-        ("<p>(Web editor: Chang Sha, Liang Jun)</p>", "Chang Sha; Liang Jun"),
-        ("Editor : <a href='/author/112/jane-doe'>Jane Doe</a>", "Jane Doe"),
-        ("<p>Letters to the editor: write to us</p>", None),
-    ],
-)
-def test_an_editor_labelled_in_english_by_the_text(info: str, editor: str | None) -> None:
-    rest = "The council met on Tuesday evening to discuss the new budget for schools. "
-    html = (
-        f"<html><body><h1>Budget</h1><div class='info'>{info}</div>"
-        f"<div class='story'><p>{rest * 3}</p><p>{rest * 3}</p><p>{rest * 3}</p></div></body></html>"
-    )
-    assert extract(html).editor == editor
-
 
 def test_a_source_stated_as_this_article_comes_from_and_a_compiled_report_credit():
     # caijing: "本文来源于《财经网》 <date>" as the source, "【作者：《财经》综合报道】" after the text

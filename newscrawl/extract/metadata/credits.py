@@ -10,10 +10,6 @@ Editor (``Extraction.editor``), the person answerable for the page on Chinese po
 A staff number is no name: "责任编辑：AP0015" gives no editor (the chain goes on), "责任编辑：张三 AP0015"
 and "张三_NB10086" give 张三; a site file's override is read the same way.
 
-On other pages: ``line:editing-by``, a wire story's closing credit line ("Editing by X", see
-:func:`wire_credits`), then ``line:editor``, an English label in a short line by the text or an item of the
-page's info line ("Editor: Liu Xin", "Source: Xinhua | ... | Editor: X", "(Web editor: X, Y)").
-
 Source (``Extraction.source``), the organisation or wire service the story comes from:
 
 1. ``line:source`` -- 来源：X, 本文来源：X, 稿源：X in the lines by the text.
@@ -114,8 +110,6 @@ _EN_DATELINE = lazy_compile(
     r"(?:,?\s*(?:Jan|Feb|March|April|May|June|July|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2}\s*)?"
     r"\((?P<source>AP|AFP|Reuters|dpa|UPI|Xinhua|Bloomberg)\)\s*[-—–]"
 )
-#: an editor's English label opening a line or an item of an info line ("| Editor: X", "(Web editor: X")
-_EN_EDITOR = lazy_compile(r"(?:^|[|｜·•(（]\s*)(?:Web\s+|Chief\s+|Managing\s+)?[Ee]ditors?\s*:\s*")
 #: a wire story's credit line closing its text, each role before its names: "Reporting by X in Beirut and
 #: Y in London; Writing by Y; Editing by Z" (Reuters), "(Reporting by X; Editing by Z)"
 _WIRE_ROLE = lazy_compile(r"\b(?P<role>(?:additional\s+)?reporting|writing|editing)\s+by\s+", re.I)
@@ -157,8 +151,6 @@ def find_people(page: Page, body: BodyResult) -> People:
         source = _dateline(body.paragraphs[:1]) or _meta_source(page)
         writers, editors = wire_credits(body.paragraphs[-WIRE_CREDIT_PARAGRAPHS:])
         editor = Found(join_names(editors), "line:editing-by") if editors else NOT_FOUND
-        if not editor and ("ditor:" in page.html or "ditor :" in page.html):
-            editor = _labelled_editor(near_lines(page, body)[0])
         if writers and (not author or is_outlet(author.value or "")):
             # the agency as the byline ("Reuters"), the reporters in the credit line: they wrote it
             if author and not source:
@@ -270,21 +262,6 @@ def _editor(lines: Iterable[str], source: str) -> Found:
             ):
                 continue
             return Found(join_names(split_names(value)), source)
-    return NOT_FOUND
-
-
-def _labelled_editor(lines: Iterable[str]) -> Found:
-    """An editor labelled in English in a short line by the text, alone or an item of the page's info
-    line: "Editor: Liu Xin", "Source: Xinhua | 2026-11-24 10:05 | Editor: Liu Xin", "(Web editor: Chang
-    Sha, Liang Jun)"."""
-    for line in lines:
-        if len(line) > MAX_CREDIT_LINE or "ditor" not in line:
-            continue
-        m = _EN_EDITOR.search(line)
-        if m:
-            value = names_after(line[m.end() :])
-            if value:
-                return Found(join_names(split_names(value)), "line:editor")
     return NOT_FOUND
 
 
