@@ -6,7 +6,10 @@ paragraphs as found:
 
 - the headline again as the first paragraph (the page's ``h1`` inside the content node): the record has
   the title in its own field. It is dropped when the first paragraph equals the extracted title (white
-  space and case aside) and more text follows;
+  space and case aside) and more text follows. When the copy is among the first ``HEAD_BYLINE_LINES``
+  paragraphs with only short lines above it (under ``BODY_LINE_MIN`` characters: a navigation row, a
+  kicker, a date, "Photo: X / Caption / Close"), those lines are the page's header, which a small page's
+  content node holds: they go with it;
 - the same paragraph twice in a row (an image's alt text and its caption, a teaser and the lead, a
   widget rendered twice): the second copy is dropped when it holds at least ``REPEAT_MIN_CHARS``
   characters (shorter repeats are table cells and list items: "Yes", "—", "获奖");
@@ -167,6 +170,11 @@ def finish_body(
         keys.append(key)
         previous = key
     title_key = _key(title) if title else None
+    if title_key:
+        # the page's header above the headline's copy (a nav row, the info line: short lines only)
+        head = next((i for i, k in enumerate(keys[:HEAD_BYLINE_LINES]) if k == title_key), 0)
+        if 0 < head < len(out) - 1 and all(len(k) < BODY_LINE_MIN for k in keys[:head]):
+            del out[:head], keys[:head]
     if title_key and len(out) > 1 and keys[0] == title_key:
         del out[0], keys[0]
     bylines = _head_bylines(out, keys, authors, title_key)
@@ -180,8 +188,8 @@ def _head_bylines(
 ) -> list[int]:
     """Indexes of the byline paragraphs among the first ``HEAD_BYLINE_LINES``, up to the line of body text
     after ``HEAD_LONG_LINES`` such lines (a lead); never every paragraph. A line above a copy of the
-    headline (``title``, its key; ``keys`` are the paragraphs') is the page's header, left as it was:
-    without it the headline would open the text."""
+    headline still in place (``title``, its key; ``keys`` are the paragraphs'; a long line stands above it)
+    is left as it was: without it the headline would open the text."""
     found: list[int] = []
     long_lines = 0
     for i, paragraph in enumerate(paragraphs[:HEAD_BYLINE_LINES]):

@@ -164,9 +164,23 @@ def test_what_is_and_is_not_a_byline():
     assert not is_byline("By Jane Doe, our correspondent in Lagos", ("Jane Doe",))
 
 
-def test_a_byline_above_the_headline_is_the_pages_header_and_stays():
+def test_the_pages_header_above_the_headlines_copy_goes_with_it():
+    # a small page's content node holds its header: the nav row, the date, the headline, then the text
+    text = "The harbour reopened on Monday after a week of repairs to its northern wall."
+    paragraphs = ["Home News World", "25.11.2026 14:03", "Harbour reopens", text, "More text."]
+    assert finish_body(paragraphs, "Harbour reopens")[0] == tuple(paragraphs[3:])
+
+
+def test_prose_above_the_headlines_copy_stays():
+    standfirst = "A week of repairs to the northern wall ended on Monday, and the fishing fleet sailed out."
+    paragraphs = [standfirst, "Harbour reopens", "The harbour reopened on Monday.", "More text."]
+    assert finish_body(paragraphs, "Harbour reopens")[0] == tuple(paragraphs)
+
+
+def test_a_byline_above_the_headlines_copy_goes_with_the_pages_header():
+    # (before, the byline stayed: taken out alone, it would have left the headline opening the text)
     paragraphs = ["By Jane Doe", "Harbour reopens", "The harbour reopened on Monday after a week of repairs."]
-    assert finish_body(paragraphs, "Harbour reopens", ("Jane Doe",)) == (tuple(paragraphs), 0)
+    assert finish_body(paragraphs, "Harbour reopens", ("Jane Doe",)) == ((paragraphs[2],), 0)
 
 
 def test_a_byline_is_never_the_whole_text():
