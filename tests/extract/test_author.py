@@ -1234,6 +1234,15 @@ def test_a_dateline_label_after_the_name_is_no_part_of_it():
     assert author(page(top=top, en=True))[0] == "Anna Schmidt"
 
 
+def test_a_dateline_label_glued_to_the_last_name_is_no_part_of_it():
+    # Global Times' byline and time: two spans with nothing between them ("... Li HuaPublished: ...")
+    top = (
+        "<span class='byline'>By <a href='/author/1'>Wang Xiaoming</a> and <a href='/author/2'>Li Hua</a>"
+        "</span><span class='pub_time'>Published: Nov 24, 2026 10:05 PM</span>"
+    )
+    assert extract(page(top=top, en=True)).authors == ("Wang Xiaoming", "Li Hua")
+
+
 def _syndicated(writer: str, provider: str, shown: str = "") -> str:
     head = f"<meta name='author' content='{provider}'>" + ld(
         {"@type": "NewsArticle", "author": {"@type": "Person", "name": writer},

@@ -396,8 +396,9 @@ _LATIN_NAMES = lazy_compile(
 #: what joins the names of a list: commas, "and", "&"
 #: a dateline's label that follows the writer's name on the same line ("Von Anna Schmidt Stand: 25.11.2026")
 _LABEL_AFTER_NAME = lazy_compile(
-    r"\s+(?:Stand|Aktualisiert|Veröffentlicht|Published|Updated|Posted|Publié|Publicado|Actualizado|"
-    r"Pubblicato|Aggiornato|Atualizado)\b"
+    # (or glued to the name, its element right after the byline's: "By Li HuaPublished: Nov 24, 2026")
+    r"(?:\s+|(?<=[a-zà-ÿ]))(?:Stand|Aktualisiert|Veröffentlicht|Published|Updated|Posted|Publié|Publicado|"
+    r"Actualizado|Pubblicato|Aggiornato|Atualizado)\b"
 )
 _NAMES_JOINER = lazy_compile(r"\s*,\s*|\s+(?:and|&)\s+|\s+")
 #: the wire service after a writer's name in capitals, AP's style: "JANE DOE Associated Press"
