@@ -26,6 +26,7 @@ from newscrawl.cli.options import (
     FAILED,
     OK,
     Subparsers,
+    add_fetched_option,
     add_setting_option,
     add_site_options,
     site_options,
@@ -126,6 +127,7 @@ def add_extract(sub: Subparsers) -> None:
         "text (title and text)",
     )
     p.add_argument("--url", help="the page's URL (resolves relative links, helps site rules)")
+    add_fetched_option(p)
     add_site_options(p)
     p.set_defaults(run=run_extract)
 
@@ -140,10 +142,10 @@ def read_page(path: str) -> bytes:
         return read_capped(f)
 
 
-def _pages(paths: Sequence[str], url: str | None) -> Any:
+def _pages(paths: Sequence[str], url: str | None, fetched: datetime | None = None) -> Any:
     """(label, page bytes, URL, HTTP charset, fetch time) of every input: a file, stdin, or each HTML
-    response of a WARC archive (fetched at its record's WARC-Date; a file's fetch time is None: now). An
-    input that cannot be read gives (label, None, message, None, None).
+    response of a WARC archive (fetched at its record's WARC-Date; a file at ``fetched``, None when not
+    given). An input that cannot be read gives (label, None, message, None, None).
     """
     for path in paths:
         if path.endswith((".warc", ".warc.gz")):
@@ -161,7 +163,7 @@ def _pages(paths: Sequence[str], url: str | None) -> Any:
                 yield path, None, str(error), None, None
             continue
         try:
-            yield path, read_page(path), url, None, None
+            yield path, read_page(path), url, None, fetched
         except OSError as e:
             yield path, None, f"cannot read {path}: {e.strerror or e}", None, None
 
@@ -174,7 +176,7 @@ def run_extract(args: argparse.Namespace) -> int:
     fmt = args.format or ("json" if len(args.paths) == 1 and not warcs else "jsonl")
     status = OK
     first = True
-    for path, page, url, charset, fetched in _pages(args.paths, args.url):
+    for path, page, url, charset, fetched in _pages(args.paths, args.url, args.fetched_at):
         if page is None:
             print(f"newscrawl extract: {url}", file=sys.stderr)
             status = BAD_INPUT

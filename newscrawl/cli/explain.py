@@ -13,7 +13,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from newscrawl.cli.options import BAD_INPUT, OK, Subparsers, add_site_options, site_options
+from newscrawl.cli.options import (
+    BAD_INPUT,
+    OK,
+    Subparsers,
+    add_fetched_option,
+    add_site_options,
+    site_options,
+)
 
 
 def add_explain(sub: Subparsers) -> None:
@@ -35,6 +42,7 @@ def add_explain(sub: Subparsers) -> None:
         help="html: one self-contained report with charts; json: the same facts as data (default: html)",
     )
     p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here instead of standard output")
+    add_fetched_option(p)
     add_site_options(p)
     p.set_defaults(run=run_explain)
 
@@ -49,7 +57,10 @@ def run_explain(args: argparse.Namespace) -> int:
         print(f"newscrawl explain: cannot read {args.page}: {e.strerror or e}", file=sys.stderr)
         return BAD_INPUT
     logging.getLogger("newscrawl.extract").setLevel(logging.CRITICAL)
-    facts = explain(page, url=args.url, algorithm=args.algorithm, **site_options(args.site, args.sites_dir))
+    facts = explain(
+        page, url=args.url, algorithm=args.algorithm, reference_time=args.fetched_at,
+        **site_options(args.site, args.sites_dir),
+    )
     if args.format == "json":
         out = json.dumps(facts, ensure_ascii=False, indent=2) + "\n"
     else:

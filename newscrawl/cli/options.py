@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,38 @@ def add_site_options(p: argparse.ArgumentParser) -> None:
         help="apply site file NAME's exclusions, XPath overrides and time zone, as a crawl of it does",
     )
     p.add_argument("--sites-dir", metavar="DIR", help="where site files are (default: the shipped ones)")
+
+
+def fetch_time(value: str) -> datetime:
+    """``--fetched-at``'s value: an ISO 8601 time with its UTC offset, or ``now``; an argparse type, so a
+    time without an offset is a usage error (exit 2) rather than a guess at its zone.
+
+    >>> fetch_time("2026-11-25T14:03+09:00").isoformat(), fetch_time("2026-11-25 05:03Z").isoformat()
+    ('2026-11-25T14:03:00+09:00', '2026-11-25T05:03:00+00:00')
+    >>> fetch_time("now").tzinfo is not None
+    True
+    """
+    if value.strip().lower() == "now":
+        return datetime.now(UTC)
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expects an ISO 8601 time or 'now', got {value!r}") from None
+    if when.tzinfo is None:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} has no UTC offset: give one (2026-11-25T14:03+08:00, ...Z) or 'now'"
+        )
+    return when
+
+
+def add_fetched_option(p: argparse.ArgumentParser) -> None:
+    """``--fetched-at WHEN``: the time a page file was fetched, which relative and year-less dates on it
+    ("3小时前", "昨天 09:27", "11/25(水) 14:03配信") are read against; without it they stay unread."""
+    p.add_argument(
+        "--fetched-at", type=fetch_time, metavar="WHEN",
+        help="when the page was fetched (ISO 8601 with offset, or 'now'): relative and year-less dates on "
+        "it are read against this; without it they are left out (an archive's records carry their own)",
+    )
 
 
 def setting(pair: str) -> tuple[str, str]:

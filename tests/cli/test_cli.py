@@ -86,6 +86,33 @@ def test_extract_unknown_algorithm_is_a_usage_error(page_file):
     assert exit_.value.code == 2
 
 
+RELATIVE_PAGE = """<html lang="ja"><head><meta charset="utf-8">
+<title>市役所が新庁舎へ移転</title></head><body>
+<article><h1>市役所が新庁舎へ移転</h1><p class="date">11/24(火) 9:30配信</p>
+<p>市役所は24日、駅前に完成した新しい庁舎で業務を始めた。初日は窓口に多くの市民が訪れた。</p>
+<p>新庁舎は地上8階建てで、各階に案内係を置いている。旧庁舎は来年度に取り壊す予定だという。</p>
+</article></body></html>"""
+
+
+def test_extract_reads_a_year_less_date_against_the_fetch_time_given(tmp_path, capsys):
+    page = tmp_path / "ja.html"
+    page.write_text(RELATIVE_PAGE, encoding="utf-8")
+    assert main(["extract", str(page)]) == 0
+    assert json.loads(capsys.readouterr().out)["published_at"] is None  # no year, no fetch time: not read
+    assert main(["extract", str(page), "--fetched-at", "2026-11-25T08:00:00Z"]) == 0
+    assert json.loads(capsys.readouterr().out)["published_at"] == "2026-11-24T09:30:00+09:00"
+    assert main(["extract", str(page), "--fetched-at", "2027-01-05T08:00:00+09:00"]) == 0
+    assert json.loads(capsys.readouterr().out)["published_at"] == "2026-11-24T09:30:00+09:00"  # last year's
+
+
+@pytest.mark.parametrize("when", ["2026-11-25T08:00", "yesterday", ""])
+def test_extract_fetched_at_without_an_offset_is_a_usage_error(page_file, when, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["extract", str(page_file), "--fetched-at", when])
+    assert exit_.value.code == 2
+    assert "--fetched-at" in capsys.readouterr().err
+
+
 # --- eval ---
 
 
