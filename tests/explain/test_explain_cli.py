@@ -47,3 +47,12 @@ def test_explain_reads_stdin(monkeypatch, capsys):
 def test_explain_missing_file_is_bad_input(tmp_path, capsys):
     assert main(["explain", str(tmp_path / "nope.html"), "-f", "json"]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_explain_reads_relative_times_against_the_fetch_time_given(tmp_path, capsys):
+    page = tmp_path / "rel.html"
+    page.write_bytes(PAGE.replace("<h1>", "<p>发布时间：昨天 09:27</p><h1>").encode("utf-8"))
+    args = ["--url", "https://example.cn/a.html", "--fetched-at", "2026-11-25T10:00:00+08:00"]
+    assert main(["explain", str(page), "-f", "json", *args]) == 0
+    facts = json.loads(capsys.readouterr().out)
+    assert facts["extraction"]["published_at"] == "2026-11-24T09:27:00+08:00"

@@ -736,6 +736,33 @@ def test_relative_times_against_the_reference(top: str, expected: str):
     assert published(page(top=f"{top} 来源：某网"), reference_time=SHANGHAI_NOON)[0] == expected
 
 
+@pytest.mark.parametrize(
+    "top",
+    [
+        "市图书馆今天起延长开放时间，周末也开放。",  # a day word run into a sentence
+        "家住城东的张先生3天前报警，称自家车辆被刮。",
+        "工人们刚刚完成了最后一段路面的铺设。",
+    ],
+)
+def test_a_relative_word_inside_a_sentence_does_not_date_the_page(top: str):
+    assert published(page(top=top), reference_time=SHANGHAI_NOON) == (None, None)
+
+
+def test_an_english_relative_word_inside_a_sentence_does_not_date_the_page():
+    html = en_page(top="The mayor said today that the bridge will reopen in spring.")
+    assert extract(html, reference_time=SHANGHAI_NOON).published_at is None
+    apart = en_page(top="Yesterday | Local news")
+    assert extract(apart, reference_time=SHANGHAI_NOON).published_at == "2021-05-04"
+
+
+@pytest.mark.parametrize(
+    "top, expected",
+    [("今天 | 来源：某网", "2021-05-05"), ("发布于今天", "2021-05-05"), ("发布时间：3天前", "2021-05-02")],
+)
+def test_a_relative_word_standing_apart_or_after_a_label_dates_the_page(top: str, expected: str):
+    assert published(page(top=top), reference_time=SHANGHAI_NOON)[0] == expected
+
+
 def test_yesterday_is_the_day_before_in_the_pages_zone():
     # 20:00 UTC on 4 May is 04:00 on 5 May in Shanghai: yesterday there is 4 May
     html = page(top="昨天 09:27 来源：某网")

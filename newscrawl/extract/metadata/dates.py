@@ -306,6 +306,24 @@ def _label(text: str, start: int) -> int:
     return 0
 
 
+def _in_sentence(text: str, m: re.Match[str]) -> bool:
+    """A relative form without a clock time run into the words of a sentence: "图书馆今天起开放",
+    "他刚刚完成", "张先生3天前报警", "the mayor said today that", none of them a stamp of the page (a stamp
+    stands apart: "3小时前 来源：新浪", "今天 | 来源", "· Yesterday"; after a date label it counts anyway).
+
+    >>> texts = ("馆今天起", "前天 来源", "评论 50分钟前 来自", "said today that")
+    >>> [_in_sentence(t, _RELATIVE.search(t)) for t in texts]
+    [True, False, False, True]
+    """
+    start, end = m.start(), m.start() + len(m.group(0).rstrip())  # "前天 " takes the space after it
+    word = m.group("unit") or m.group("unit_en") or m.group("day") or m.group("now")
+    if word.isascii():  # "2 hours ago", "today": words apart by spaces, a word of the sentence on each side
+        before = text[max(0, start - 8) : start].rstrip()[-1:]
+        after = text[end : end + 8].lstrip()[:1]
+        return before.isalnum() and after.isalnum()
+    return text[start - 1 : start].isalpha() or text[end : end + 1].isalpha()
+
+
 #: where absolute dates can be: a four-digit year, a Chinese-numeral year before 年, or d.m.yy
 _ANCHOR = lazy_compile(r"(?:19|20)\d\d|[〇零○Ｏ一二三四五六七八九]年|\d\.[01]?\d\.\d\d(?![\d.])")
 #: characters around an anchor handed to the full patterns ("September 30th, 2021" before the year,
@@ -419,6 +437,8 @@ def find_dates(
                     return
         if relative and reference is not None:
             for m in _RELATIVE.finditer(text):
+                if m.group("H") is None and _in_sentence(text, m) and not _label(text, m.start()):
+                    continue
                 if not add(m.start(), m.end(), *_relative(m, reference), relative=True):
                     return
 
