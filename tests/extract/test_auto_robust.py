@@ -429,3 +429,22 @@ def test_the_paragraphs_beside_a_paragraph_that_outscores_its_post_are_read() ->
     assert PARAS[0] in text and PARAS[4] in text
     assert "Older story" not in text
     assert PARAS[4] not in extract(html, paragraph_root_parent=False).text
+
+
+def test_an_article_hidden_until_its_script_runs_is_the_text() -> None:
+    # a WeChat article page: the body is visibility:hidden until the page's script shows it
+    zh = [
+        "记者从区教育局获悉，城东片区新建的三所学校将于明年秋季开始招生，预计可提供学位两千余个。",
+        "据介绍，三所学校包括一所九年一贯制学校和两所小学，目前主体工程已经完工。",
+        "区教育局相关负责人表示，招生范围将根据周边小区入住情况划定，具体方案明年春季公布。",
+        "此外，区里还将为新学校配备骨干教师，确保办学质量。",
+    ]
+    page = (
+        "<html><head><meta charset='utf-8'><title>城东新建三所学校</title></head><body>"
+        "<div id='page-content'><h1 class='rich_media_title'>城东新建三所学校</h1>"
+        "<div class='rich_media_meta_list'><a id='js_name'>城东发布</a></div>"
+        f"<div class='rich_media_content' id='js_content' style='visibility: hidden;'>{ps(zh)}</div>"
+        "<div class='rich_media_tool'>阅读原文 阅读 10万+ 在看</div></div></body></html>"
+    )
+    r = extract(page)
+    assert r.text == "\n".join(zh)

@@ -74,6 +74,30 @@ def test_strip_noise_removes_scripts_forms_controls_and_hidden_elements_keeping_
     assert report.noise_tags >= 2
 
 
+SENTENCES = "".join(
+    f"<p>第{n}段：区教育局表示，新学校将于明年秋季招生，预计提供学位两千余个。</p>" for n in range(4)
+)
+
+
+def test_strip_noise_keeps_a_hidden_article_a_script_reveals_but_not_a_hidden_keyword_block():
+    # WeChat's article body is visibility:hidden until its script runs; it holds the page's sentences
+    root = parse_html(
+        f"<body><h1>新学校明年招生</h1><div id='js_content' style='visibility: hidden;'>{SENTENCES}</div>"
+        "<div style='display:none'><p>menu</p></div></body>"
+    )
+    report = strip_noise(root)
+    assert root.find(".//div[@id='js_content']") is not None
+    assert report.hidden == 1
+    # an SEO block as long, hidden, of keywords without sentences, goes
+    keywords = " ".join(f"关键词{n} 热门搜索{n}" for n in range(60))
+    seo = f"<div style='display:none'>{f'<p>{keywords}</p>' * 3}</div>"
+    root = parse_html(f"<body><h1>标题</h1><p>正文一句。</p>{seo}</body>")
+    assert strip_noise(root).hidden == 1
+    # a hidden element of sentences that is a small part of the page goes too (a hidden teaser, a modal)
+    root = parse_html(f"<body>{SENTENCES * 3}<div style='display:none'>{SENTENCES}</div></body>")
+    assert strip_noise(root).hidden == 1
+
+
 def test_stats_count_chars_tags_and_links():
     root = parse_html("<body><div><p>abc def</p><p>gh<a href='#'>ij k</a></p></div></body>")
     st = compute_stats(body_of(root))
