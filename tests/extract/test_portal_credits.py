@@ -216,6 +216,14 @@ CASES: dict[str, tuple[str, tuple[str | None, tuple[str, ...], str | None, str |
         portal("thepaper", info="<p>2024-05-03 10:21 来源：澎湃新闻 作者：风笑天</p>"),
         ("风笑天", ("风笑天",), None, "澎湃新闻"),
     ),
+    "sohu: a government account named 上海发布 is the whole source": (
+        portal("sohu", first="<p>来源：上海发布 作者：王小明</p>"),
+        ("王小明", ("王小明",), None, "上海发布"),
+    ),
+    "thepaper: an account's follow button is no part of its name": (
+        portal("thepaper", info="<p>2024-05-03 10:21 来源：健康城东 关注</p>"),
+        (None, (), None, "健康城东"),
+    ),
     "thepaper: reporter in brackets opening the text": (
         portal("thepaper", info="<p>来源：澎湃新闻</p>", lead="（记者 王小明）"),
         ("王小明", ("王小明",), None, "澎湃新闻"),

@@ -323,7 +323,9 @@ _INVISIBLE = lazy_compile(r"[\xad\u200b-\u200f\ue000-\uf8ff]")
 #: where a value ends: a date, a time, a bracket, a keyword of the next field, page furniture
 _VALUE_END = lazy_compile(
     r"\d{2,4}\s*[-/.年]\s*\d{1,2}|\d{1,2}\s*[:：]\s*\d{2}|[\[【〔<|｜丨]|"
-    r"(?:来源|來源|作者|编辑|责任编辑|责编|时间|日期|发布|发表|更新|点击|阅读|浏览|字号|字体|打印|评论|分享|"
+    # 发布 as a label ("发布时间", "发布于"), not the end of an account's name ("上海发布", "城东发布")
+    r"(?:来源|來源|作者|编辑|责任编辑|责编|时间|日期|发布(?=[于時时日：:])|发表|更新|点击|阅读|浏览|字号|字体|打印|"
+    r"评论|分享|关注|订阅|"
     r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|举报|整合|撰稿|编译|供稿|"
     # the same in the traditional characters of Hong Kong and Taiwan papers ("台北報導", "攝影", "採訪")
     r"報導|報道|报导|發自|攝影?|採訪|即時|"
