@@ -508,6 +508,14 @@ def test_unix_time_in_a_wechat_script_is_read_in_the_zone():
     assert published(html) == ("2020-02-12T22:17:54+08:00", "script")
 
 
+def test_a_script_date_alone_gives_way_to_the_instant_of_that_day():
+    # WeChat's page script: the day under one key, the Unix time under another
+    script = '<script>var publish_time = "2020-02-12" || "";\n    var ct = "{}";</script>'
+    assert published(page(script.format(1581517074))) == ("2020-02-12T22:17:54+08:00", "script")
+    # an instant of another day is something else's time: the date stays
+    assert published(page(script.format(1591517074))) == ("2020-02-12", "script")
+
+
 def test_a_release_time_in_page_data_not_the_re_release():
     html = page(
         '<script>var data = {"reDeployDt":"2025.03.04 09:30","deployDt":"2025.03.04 07:15"};</script>'

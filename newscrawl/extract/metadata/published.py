@@ -1107,6 +1107,7 @@ def _from_script(html: str, reference: datetime | None) -> Stamp | None:
     """A publish time under a known key anywhere in the raw source. Searched with ``bytes.find`` on the
     lower-cased UTF-8 source: a regular expression over a 700 kB WeChat page costs tens of milliseconds."""
     raw = html[:SCRIPT_CHARS].encode("utf-8", "ignore").lower()
+    day_only: Stamp | None = None  # a date alone ("publish_time = '2025-11-25'") gives way to its instant
     for literal, key in _SCRIPT_KEYS:
         i = raw.find(literal)
         tries = 0
@@ -1123,9 +1124,17 @@ def _from_script(html: str, reference: datetime | None) -> Stamp | None:
                     when = datetime.fromtimestamp(int(m.group("epoch")), UTC)
                     stamp = Stamp(when, True, "instant") if plausible(when, reference) else None
                 if stamp is not None:
-                    return stamp
+                    if stamp.has_time and (day_only is None or _near_day(stamp, day_only)):
+                        return stamp
+                    if day_only is None and not stamp.has_time:
+                        day_only = stamp
             i = raw.find(literal, j)
-    return None
+    return day_only
+
+
+def _near_day(stamp: Stamp, day: Stamp) -> bool:
+    """Whether a time falls on ``day`` (or next to it: an instant in UTC, the day in the site's zone)."""
+    return abs((stamp.when.date() - day.when.date()).days) <= 1
 
 
 def _from_page_text(
