@@ -19,7 +19,7 @@ from newscrawl.extract import extract
 from newscrawl.spiders.loader import SiteSpiderLoader
 
 REQUIRED_SITES = set(
-    "sina sohu 163 qq ifeng xinhuanet people chinanews thepaper cnblogs bbc demo".split()
+    "sina sohu 163 qq ifeng xinhuanet people chinanews thepaper cnblogs csdn bbc demo".split()
 )
 
 # (site, URL, expected kind: "article", "list" or None for neither)
@@ -63,6 +63,11 @@ SAMPLES = [
     ("cnblogs", "https://www.cnblogs.com/someone/archive/2026/11/20/18500002.html", "article"),
     ("cnblogs", "https://www.cnblogs.com/sitehome/p/2", "list"),
     ("cnblogs", "https://www.cnblogs.com/someone/category/12345.html", None),
+    ("csdn", "https://blog.csdn.net/coder_li/article/details/134567890", "article"),
+    ("csdn", "https://blog.csdn.net/nav/python", "list"),
+    ("csdn", "https://blog.csdn.net/coder_li/article/list/2", "list"),
+    ("csdn", "https://download.csdn.net/download/coder_li/12345", None),
+    ("csdn", "https://blog.csdn.net/coder_li/category_1234.html", None),
     ("bbc", "https://www.bbc.com/news/articles/c0abcdefgh1o", "article"),
     ("bbc", "https://www.bbc.co.uk/news/world-europe-68000001", "article"),
     ("bbc", "https://www.bbc.com/news/world", "list"),
@@ -252,6 +257,29 @@ def test_cnblogs_takes_the_writer_from_the_posts_foot_line():
     r = extract(page, field_xpaths=cnblogs.xpath, timezone=cnblogs.timezone)
     assert (r.author, r.sources["author"]) == ("风笑天", "xpath")
     assert r.published_at == "2026-11-24T10:05:00+08:00"
+
+
+def test_csdn_takes_the_writer_from_the_bar_by_the_time_and_drops_the_licence_notice():
+    sentence = "在协程中直接调用阻塞函数会卡住整个事件循环，应当换成异步版本或者放进线程池执行。"
+    body = "".join(f"<p>第{i}条：{sentence}</p>" for i in range(5))
+    page = (
+        "<html><head><title>asyncio 的五个常见误区_python-CSDN博客</title></head><body>"
+        "<div class='article-header'><h1 class='title-article'>asyncio 的五个常见误区</h1>"
+        "<div class='article-info-box'><div class='bar-content'>"
+        "<a class='follow-nickName' href='https://blog.csdn.net/coder_li'>代码老李</a>"
+        "<span class='time'>于&nbsp;2025-11-20 09:15:32&nbsp;发布</span><span class='read-count'>阅读量1.2k</span>"
+        "</div><div class='article-copyright'><div class='creativecommons'>版权声明：本文为博主原创文章，遵循"
+        " CC 4.0 BY-SA 版权协议，转载请附上原文出处链接和本声明。</div></div></div></div>"
+        f"<article><div id='content_views'>{body}</div></article>"
+        "<div class='more-toolbox-new'><a>代码老李</a> 关注 23 点赞 踩 45 收藏 觉得还不错? 一键收藏 0 评论 分享</div>"
+        "</body></html>"
+    )
+    csdn = load_site(DEFAULT_SITES_DIR / "csdn.toml")
+    assert extract(page).author is None  # a pen name the surname list does not know
+    r = extract(page, field_xpaths=csdn.xpath, prune_xpath=csdn.exclude, timezone=csdn.timezone)
+    assert (r.author, r.sources["author"]) == ("代码老李", "xpath")
+    assert r.published_at == "2025-11-20T09:15:32+08:00"
+    assert r.text == "\n".join(f"第{i}条：{sentence}" for i in range(5))
 
 
 def test_site_settings_with_good_values_pass():
