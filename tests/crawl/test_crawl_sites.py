@@ -267,11 +267,13 @@ def test_csdn_takes_the_writer_from_the_bar_by_the_time_and_drops_the_licence_no
         "<div class='article-header'><h1 class='title-article'>asyncio 的五个常见误区</h1>"
         "<div class='article-info-box'><div class='bar-content'>"
         "<a class='follow-nickName' href='https://blog.csdn.net/coder_li'>代码老李</a>"
-        "<span class='time'>于&nbsp;2025-11-20 09:15:32&nbsp;发布</span><span class='read-count'>阅读量1.2k</span>"
+        "<span class='time'>于&nbsp;2025-11-20 09:15:32&nbsp;发布</span>"
+        "<span class='read-count'>阅读量1.2k</span>"
         "</div><div class='article-copyright'><div class='creativecommons'>版权声明：本文为博主原创文章，遵循"
         " CC 4.0 BY-SA 版权协议，转载请附上原文出处链接和本声明。</div></div></div></div>"
         f"<article><div id='content_views'>{body}</div></article>"
-        "<div class='more-toolbox-new'><a>代码老李</a> 关注 23 点赞 踩 45 收藏 觉得还不错? 一键收藏 0 评论 分享</div>"
+        "<div class='more-toolbox-new'><a>代码老李</a> 关注 23 点赞 踩 45 收藏 觉得还不错? 一键收藏"
+        " 0 评论 分享</div>"
         "</body></html>"
     )
     csdn = load_site(DEFAULT_SITES_DIR / "csdn.toml")
