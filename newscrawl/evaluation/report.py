@@ -150,8 +150,9 @@ Metrics (per page, then over the dataset):
   page kind says article and the page's body has text: a bot-check page or an empty JavaScript app shell
   has no article to miss) with an empty text.
 - **invented offsets**: pages whose publish time carries a UTC offset the page does not support: no
-  date-time on the page is written with that offset, and no declared language or host names a region with
-  it (zh/.cn, zh-TW, zh-HK, ja, ko: `evaluation/zones.py`). A Unix time the page writes (WeChat's
+  date-time on the page is written with that offset, and no declared language, host or national charset
+  names a region with it (zh-CN/.cn, zh-TW, zh-HK, ja, ko, GBK, Big5, Shift_JIS, EUC-KR, declared or what
+  an undeclared page's bytes decode as: `evaluation/zones.py`). A Unix time the page writes (WeChat's
   `var ct = "1581517074"`) given in UTC invents no zone.
 - **error pages**: pages whose page kind is `error` (a page not found, a removed article, a login wall or a
   bot check served as a page: `extract/errorpage.py`); the crawl drops them, so on datasets of articles

@@ -3,8 +3,9 @@
 A UTC offset on ``published_at`` is *supported* when the page writes a date-time with that offset (``Z``,
 ``+02:00``, ``+0200``, ``GMT``, ``EDT``, ``ET`` in its offset of that day...) or writes the same instant
 with another offset (``03:16Z`` shown as ``05:16+02:00``, the page's local clock), or when the page's
-declared language, its host or its declared national charset names a region whose zone has that offset
-(issue 12: zh-CN or a .cn host -> Asia/Shanghai, zh-TW -> Asia/Taipei, zh-HK -> Asia/Hong_Kong, zh-SG ->
+declared language, its host or its national charset (declared, or else what its bytes decode as: old
+portals' GBK pages declare none) names a region whose zone has that offset (issue 12: zh-CN or a .cn
+host -> Asia/Shanghai, zh-TW -> Asia/Taipei, zh-HK -> Asia/Hong_Kong, zh-SG ->
 Asia/Singapore, ja -> Asia/Tokyo, ko -> Asia/Seoul; ``zh`` alone names no region; GB2312/GBK/GB18030 and
 Big5 are Chinese national standards, Shift_JIS/EUC-JP Japanese, EUC-KR Korean). Any other offset was
 invented by the extractor, as ``+08:00`` on an English page whose times carry no zone.
@@ -31,6 +32,7 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from newscrawl.extract.decode import decode_html
 from newscrawl.extract.metadata.date_data import GENERIC_ZONES, HOST_ZONES, LANGUAGE_ZONES, ZONE_ABBREVIATIONS
 
 #: a date-time written with an offset: ISO 8601 (``2024-09-03T04:03:19Z``, ``... +02:00``, ``+0200``) or
@@ -68,6 +70,9 @@ _CHARSET_RE = re.compile(rb"charset\s*=\s*[\"']?([A-Za-z0-9_-]+)", re.IGNORECASE
 CHARSET_OFFSETS = {
     "gb2312": "+08:00", "gbk": "+08:00", "gb18030": "+08:00", "big5": "+08:00", "big5-hkscs": "+08:00",
     "shift_jis": "+09:00", "shift-jis": "+09:00", "sjis": "+09:00", "euc-jp": "+09:00", "euc-kr": "+09:00",
+    # the codecs newscrawl.extract.decode reads an undeclared page with
+    "big5hkscs": "+08:00", "cp932": "+09:00", "euc_jp": "+09:00", "iso2022_jp": "+09:00", "cp949": "+09:00",
+    "iso2022_kr": "+09:00",
 }
 #: how much of a page is searched for its declared language and charset (they sit in <html> and <head>)
 LANG_SCAN_BYTES = 65_536
@@ -154,6 +159,10 @@ def zone_signals(page: bytes, url: str | None) -> ZoneSignals:
             regional.add(REGION_OFFSETS[region])
     for m in _CHARSET_RE.finditer(page[:LANG_SCAN_BYTES]):
         charset_offset = CHARSET_OFFSETS.get(m.group(1).decode().lower())
+        if charset_offset:
+            regional.add(charset_offset)
+    if not regional and not page.isascii():  # undeclared GBK (old portals): what its bytes decode as
+        charset_offset = CHARSET_OFFSETS.get(decode_html(page).encoding or "")
         if charset_offset:
             regional.add(charset_offset)
     host = (urlsplit(url).hostname or "") if url else ""

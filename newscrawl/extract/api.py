@@ -155,7 +155,7 @@ def prepare_page(
         logger.exception("preparing %s failed", url or "<page>")
         raise PageError(f"internal error: {type(e).__name__}: {e}", encoding) from e
     return PreparedPage(
-        page=Page(html=text, root=root, url=url, meta=meta),
+        page=Page(html=text, root=root, url=url, meta=meta, encoding=encoding),
         encoding=encoding,
         budget=budget,
         limits=limits,

@@ -35,6 +35,8 @@ class Page:
     root: Element
     url: str | None = None
     meta: PageMeta = field(default_factory=PageMeta)
+    #: the codec the page's bytes were read with (None for a page given as text or a tree)
+    encoding: str | None = None
     _stats: NodeStats | None = None
     _classes: dict[int, PageClassification] = field(default_factory=dict)
     #: the CMS record in the source's comments (``metadata.title.page_enp``), None until first read

@@ -61,6 +61,15 @@ def test_a_declared_national_charset_is_a_regional_signal():
     assert invented_offset("2005-05-07T21:23:57+08:00", zone_signals(b'<meta charset="utf-8">', None))
 
 
+def test_an_undeclared_national_charset_is_a_regional_signal_as_its_bytes_decode():
+    # old portals' GBK pages declare no charset: the bytes themselves are the signal
+    gbk = "<html><body><p>北京市今天发布了新的交通管理规定，自下月起施行。</p></body></html>".encode("gbk")
+    assert not invented_offset("2005-05-07T21:23:57+08:00", zone_signals(gbk, None))
+    assert invented_offset("2005-05-07T21:23:57+09:00", zone_signals(gbk, None))
+    utf8 = gbk.decode("gbk").encode("utf-8")
+    assert invented_offset("2005-05-07T21:23:57+08:00", zone_signals(utf8, None))
+
+
 def test_the_pages_own_instant_in_another_offset_and_zone_abbreviations_are_supported():
     page = b'<script>{"datePublished":"2020-08-19T03:16:00.000Z"}</script><time datetime="2020-08-19T05:16">'
     signals = zone_signals(page, None)

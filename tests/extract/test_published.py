@@ -585,6 +585,28 @@ def en_page(head: str = "", top: str = "", lang: str = "en") -> str:
     return page(head, top).replace("<html>", f'<html lang="{lang}">', 1)
 
 
+def test_a_national_encoding_gives_the_zone_when_language_and_host_do_not():
+    # no lang, no .cn host: GBK bytes are a mainland page, Shift_JIS a Japanese one; UTF-8 says nothing
+    html = page(top="发布时间：2021-03-05 10:00").replace("<head>", "<head><meta charset='gbk'>")
+    url = "https://news.example.com/a.html"
+    r = extract(html.encode("gbk"), url=url)
+    assert (r.published_at, r.sources["published_at_zone"]) == (
+        "2021-03-05T10:00:00+08:00", "charset gb18030: Asia/Shanghai"
+    )
+    undeclared = extract(html.replace("<meta charset='gbk'>", "").encode("gbk"), url=url)
+    assert undeclared.published_at == "2021-03-05T10:00:00+08:00"  # read as GB18030 by detection
+    utf8 = html.replace("gbk", "utf-8").encode("utf-8")
+    assert extract(utf8, url=url).published_at == "2021-03-05T10:00:00"
+    sentence = "<p>市役所は新しい庁舎で業務を始めた。初日は窓口に多くの市民が訪れ、職員が案内に追われた。</p>"
+    ja = (
+        "<html><head><meta charset='shift_jis'></head><body><h1>新庁舎で業務開始</h1>"
+        f"<div class='info'>配信日時：2021-03-05 10:00</div>{sentence * 4}</body></html>"
+    )
+    assert extract(ja.encode("cp932"), url=url).published_at == "2021-03-05T10:00:00+09:00"
+    # a site's zone comes first
+    assert extract(html.encode("gbk"), url=url, timezone="Europe/Berlin").published_at.endswith("+01:00")
+
+
 def test_an_offset_on_the_page_beats_a_value_without_one():
     head = (
         '<meta property="article:published_time" content="2024-09-03T04:03:19">'

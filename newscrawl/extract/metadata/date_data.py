@@ -248,3 +248,17 @@ HOST_ZONES: tuple[tuple[str, str], ...] = (
     (".bo", "America/La_Paz"),
     (".pe", "America/Lima"),
 )
+#: the zone a page's encoding implies, when neither its language nor its host says: a national
+#: multi-byte charset (as ``decode`` names the codec it read the page with: GB2312 and GBK are read as
+#: GB18030, Big5 as Big5-HKSCS). Big5 is Taiwan's and Hong Kong's; both keep +08:00, as Shanghai does
+CHARSET_ZONES: dict[str, str] = {
+    "gb18030": "Asia/Shanghai",
+    "big5hkscs": "Asia/Taipei",
+    "shift_jis": "Asia/Tokyo",
+    "cp932": "Asia/Tokyo",
+    "euc_jp": "Asia/Tokyo",
+    "iso2022_jp": "Asia/Tokyo",
+    "euc_kr": "Asia/Seoul",
+    "cp949": "Asia/Seoul",
+    "iso2022_kr": "Asia/Seoul",
+}

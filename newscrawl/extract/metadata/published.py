@@ -49,7 +49,8 @@ Output (``render``): ISO 8601 at the precision the page gives. A date alone stay
 an offset on the page is kept (a UTC one is written in the page's zone when known); a time without one
 is read in the page's zone: the site's (``timezone``), else one its declared language and region or its
 host imply (zh-CN or a ``.cn`` host: Asia/Shanghai, zh-TW: Asia/Taipei, zh-HK: Asia/Hong_Kong, ja:
-Asia/Tokyo, ko: Asia/Seoul, de: Europe/Berlin...; ``infer_zone``, ``date_data.LANGUAGE_ZONES``), else
+Asia/Tokyo, ko: Asia/Seoul, de: Europe/Berlin...; ``infer_zone``, ``date_data.LANGUAGE_ZONES``), or its
+encoding (GBK: Asia/Shanghai, Big5: Asia/Taipei, Shift_JIS: Asia/Tokyo; ``charset_zone``), else
 none is invented and the time stays naive (``2024-09-03T04:03:19``). ``FoundTime.zone`` says where the
 offset came from. Relative forms (``3小时前``, ``刚刚``, ``昨天 08:30``, ``前天``) and year-less ones
 (``发布时间：10-08``) are read only when a ``reference`` time is given.
@@ -57,6 +58,7 @@ offset came from. Relative forms (``3小时前``, ``刚刚``, ``昨天 08:30``, 
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import re
 from collections.abc import Callable, Iterator
@@ -72,6 +74,7 @@ from lxml import etree
 from newscrawl.extract.document import Element, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.date_data import (
+    CHARSET_ZONES,
     HOST_ZONES,
     JSON_LD_ARTICLE_TYPES,
     JSON_LD_KEYS,
@@ -231,11 +234,28 @@ def infer_zone(language: str | None, url: str | None) -> Zone:
 
 def page_zone(page: Page, timezone: str | None = None) -> Zone:
     """``timezone`` (the site's zone) when given, else the zone the page implies (:func:`infer_zone`:
-    its declared language, ``og:locale``, then its host)."""
+    its declared language, ``og:locale``, then its host; then :func:`charset_zone`, its encoding)."""
     if timezone:
         return Zone(_zone(timezone), f"site {timezone}")
     declared = ",".join(v for v in (page.meta.language, page.meta.meta.get("og:locale")) if v)
-    return infer_zone(declared, page.url)
+    zone = infer_zone(declared, page.url)
+    return charset_zone(page.encoding) if zone is NO_ZONE and page.encoding else zone
+
+
+@lru_cache(maxsize=64)
+def charset_zone(encoding: str) -> Zone:
+    """The zone a national multi-byte encoding implies (``date_data.CHARSET_ZONES``): a page written in
+    GBK is a mainland Chinese one; ``NO_ZONE`` for UTF-8 and the rest.
+
+    >>> charset_zone("gb18030").label, charset_zone("euc-jp").label, charset_zone("utf-8") == NO_ZONE
+    ('charset gb18030: Asia/Shanghai', 'charset euc_jp: Asia/Tokyo', True)
+    """
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        return NO_ZONE
+    zone = CHARSET_ZONES.get(name)
+    return Zone(_zone(zone), f"charset {name}: {zone}") if zone else NO_ZONE
 
 
 @dataclass(frozen=True, slots=True)
