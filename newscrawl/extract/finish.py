@@ -61,6 +61,14 @@ HEAD_BYLINE_LINES = 5
 HEAD_LONG_LINES = 2
 #: the longest byline paragraph: the author stage's bound for a "By X" line (two of its byline lines)
 BYLINE_MAX_CHARS = 2 * MAX_BYLINE_LINE
+#: a picture gallery's controls, each a line of its own above the text ("Caption", "Close", "Back to
+#: Gallery"), and the credit of the picture shown ("Photo: Jane Doe, AP")
+_GALLERY_CONTROL = lazy_compile(
+    r"(?:(?:show |hide |toggle )?captions?|close|open|expand|collapse|enlarge|zoom|full ?screen|"
+    r"(?:back to|view|open) (?:the )?gallery|next|previous|prev|schließen|fermer|cerrar|关闭)",
+    re.IGNORECASE,
+)
+_PICTURE_CREDIT = lazy_compile(r"(?:photo|image|picture|foto|bild|credit)s?\s*:\s*\S", re.IGNORECASE)
 _WEEKDAYS = (
     "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun "
     "montag dienstag mittwoch donnerstag freitag samstag sonntag lundi mardi mercredi jeudi vendredi samedi "
@@ -177,10 +185,33 @@ def finish_body(
             del out[:head], keys[:head]
     if title_key and len(out) > 1 and keys[0] == title_key:
         del out[0], keys[0]
+    controls = _gallery_controls(out)
+    del out[:controls], keys[:controls]
     bylines = _head_bylines(out, keys, authors, title_key)
     for i in reversed(bylines):
         del out[i]
     return tuple(out), len(bylines)
+
+
+def _gallery_controls(paragraphs: Sequence[str]) -> int:
+    """How many lines at the head are a picture gallery's controls and its picture's credit: short lines
+    only, at least one of them a control ("Caption", "Close"), every one a control or a credit, and the
+    text goes on after them.
+
+    >>> _gallery_controls(["Photo: Jane Doe, AP", "Caption", "Close", "The show opens on Friday " * 3])
+    3
+    >>> _gallery_controls(["Photo: Jane Doe, AP", "The show opens on Friday " * 3])
+    0
+    """
+    n = 0
+    for paragraph in paragraphs[:HEAD_BYLINE_LINES]:
+        if len(paragraph) >= BODY_LINE_MIN:
+            break
+        n += 1
+    lead = [p.strip() for p in paragraphs[:n]]
+    if n == len(paragraphs) or not any(_GALLERY_CONTROL.fullmatch(p) for p in lead):
+        return 0
+    return n if all(_GALLERY_CONTROL.fullmatch(p) or _PICTURE_CREDIT.match(p) for p in lead) else 0
 
 
 def _head_bylines(

@@ -448,3 +448,13 @@ def test_an_article_hidden_until_its_script_runs_is_the_text() -> None:
     )
     r = extract(page)
     assert r.text == "\n".join(zh)
+
+
+def test_a_picture_gallerys_controls_and_credit_above_the_text_leave_it() -> None:
+    gallery = (
+        "<div class='gallery'><img src='/a.jpg' alt=''><span class='credit'>Photo: Jane Roe, AP</span>"
+        "<div class='captionlink'><p class='open'>Caption</p><p class='close'>Close</p></div></div>"
+    )
+    story = f"<div class='story'>{gallery}{ps(PARAS)}</div>"
+    page = f"<html><body><h1>Transit plan approved</h1>{story}</body></html>"
+    assert extract(page).text == "\n".join(PARAS)
