@@ -125,6 +125,34 @@ def is_unseen(cls: str | None) -> bool:
     return bool(cls and _UNSEEN_CLASS.search(cls))
 
 
+#: the class names of CSS frameworks that hide an element on every screen (Bootstrap's ``hidden``,
+#: ``hide``, ``d-none``; Tailwind's ``hidden``; Bulma's ``is-hidden``)
+HIDING_CLASSES = frozenset({"hidden", "hide", "d-none", "is-hidden"})
+#: a class that shows the element again at some width or in some state ("hidden md:block", "d-none
+#: d-lg-flex", Bootstrap 3's "visible-md"): hidden on a phone only, or until hovered, is not hidden
+_SHOWN_AGAIN = lazy_compile(
+    r"^(?:[\w-]+:)+(?:block|flex|inline(?:-[\w-]+)?|grid|table(?:-[\w-]+)?|contents|flow-root|list-item)$"
+    r"|^d-(?:[a-z]+-)?(?:block|flex|inline(?:-[\w-]+)?|grid|table(?:-[\w-]+)?|contents)$|^visible-"
+)
+
+
+@lru_cache(maxsize=8192)
+def is_hidden_class(cls: str | None) -> bool:
+    """Whether a class hides its element on every screen: a CSS framework's hiding class and nothing that
+    shows it again. A paywall's or a registration wall's offers, a gallery's overlay, a "saved" notice
+    wait in the page this way for a script to show them. Cached as :func:`is_unseen` is.
+
+    >>> [is_hidden_class(c) for c in ("intro-body__register hidden", "hidden md:block", "d-none d-lg-flex")]
+    [True, False, False]
+    >>> [is_hidden_class(c) for c in ("hidden-xs", "is-hidden", "hide-on-mobile", "visible-md hidden")]
+    [False, True, False, False]
+    """
+    if not cls:
+        return False
+    tokens = cls.split()
+    return not HIDING_CLASSES.isdisjoint(tokens) and not any(_SHOWN_AGAIN.match(t) for t in tokens)
+
+
 #: a cheap pre-check of a lower-cased value: every SCORE_NEGATIVE_TOKENS member contains one of these.
 #: A token that lower-cases to one of them lies whole in the value, so the lower-cased value holds it too.
 #: (The same pattern with re.IGNORECASE on the value as it is took 5x as long: no first-letter scan.) The C

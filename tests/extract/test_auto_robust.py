@@ -458,3 +458,32 @@ def test_a_picture_gallerys_controls_and_credit_above_the_text_leave_it() -> Non
     story = f"<div class='story'>{gallery}{ps(PARAS)}</div>"
     page = f"<html><body><h1>Transit plan approved</h1>{story}</body></html>"
     assert extract(page).text == "\n".join(PARAS)
+
+
+def test_blocks_hidden_by_a_css_framework_class_leave_the_text() -> None:
+    # a registration wall and a subscription offer wait, hidden by class, inside the article for a script
+    wall = (
+        "<div class='article-content__sign-in-group hidden'><h3>THIS CONTENT IS RESERVED FOR SUBSCRIBERS</h3>"
+        "<ul><li>Unlimited online access to every site with one account.</li>"
+        "<li>Daily puzzles, including the crossword.</li></ul></div>"
+        "<div class='intro-body__register d-none'>Create an account or sign in to continue reading.</div>"
+    )
+    page = (
+        "<html><body><article><h1>Transit plan approved</h1>"
+        f"{ps(PARAS[:3])}{wall}{ps(PARAS[3:])}</article></body></html>"
+    )
+    assert extract(page).text == "\n".join(PARAS)
+
+
+def test_a_block_shown_again_at_some_width_or_a_hidden_separator_stays() -> None:
+    shown = "Officials say the map will be published online next week."
+    desktop = f"<div class='hidden md:block'><p>{shown}</p></div>"
+    page = (
+        "<html><body><article><h1><span class='kicker'>City hall</span><span class='hide'>: </span>"
+        f"<span>Transit plan approved</span></h1>{ps(PARAS[:3])}{desktop}{ps(PARAS[3:])}"
+        "</article></body></html>"
+    )
+    r = extract(page)
+    assert shown in r.text
+    assert r.title == "City hall: Transit plan approved"
+    assert r.text.startswith(PARAS[0])

@@ -95,6 +95,7 @@ from newscrawl.extract.boilerplate import (
     counts_against,
     is_anchor_id,
     is_caption,
+    is_hidden_class,
     is_unseen,
     looks_like_boilerplate,
     trim_edges,
@@ -122,6 +123,9 @@ POST_STAMP = lazy_compile(
 
 #: ruby annotations (the reading of a kanji set above it, <ruby>子<rt>こ</rt></ruby>): not the text itself
 RUBY_TEXT_TAGS = frozenset({"rt", "rp"})
+#: characters (not white space) an element hidden by its class (``boilerplate.is_hidden_class``) holds at
+#: least to be left out: a hidden separator (": " between a kicker and the headline) stays
+HIDDEN_MIN_CHARS = 3
 #: the lead between headline and body: a block of one paragraph, this long, ending as a sentence does
 LEAD_MIN_CHARS = 50
 LEAD_MAX_LINK_SHARE = 0.2
@@ -305,8 +309,14 @@ def prune(stats: NodeStats, root: int, params: AutoParams) -> tuple[set[Element]
         ):
             skip.add(els[i])
             i = stats.subtree_end(i)
-        elif tag in RUBY_TEXT_TAGS or is_unseen(classes[i]):
-            unseen.add(els[i])  # no word of the running text is cut: it goes even from inside a sentence
+        elif (
+            tag in RUBY_TEXT_TAGS
+            or is_unseen(classes[i])
+            or (c > HIDDEN_MIN_CHARS and is_hidden_class(classes[i]))
+        ):
+            # no word of the running text is cut: it goes even from inside a sentence (a separator hidden
+            # between a kicker and the headline, ": ", stays: the words around it would run together)
+            unseen.add(els[i])
             i = stats.subtree_end(i)
         else:
             i += 1
