@@ -211,8 +211,8 @@ _TIME_BRACKET = lazy_compile(r"\d:\d\d\s*[\[【]")
 _POSTED = (
     r"(?:[Gg]eschrieben|[Ee]rstellt|[Vv]erfasst|[Ee]ingestellt|[Ww]ritten|[Pp]ubli(?:é|ée)|[Éé]crit|"
     r"[Ee]scrito|[Pp]ublicado|[Ss]critto|[Pp]ubblicato|[Gg]eplaatst|"
-    # the kind of piece before its writer: "Story by X", "Opinion by X", "Analysis by X"
-    r"Story|STORY|Opinion|OPINION|Analysis|ANALYSIS|Commentary|Column|Review|Words|Text|Essay|Report)\s+"
+    # the kind of piece before its writer: "Story by X", "Opinion by X", "Analysis by X", "Article by X"
+    r"Story|STORY|Article|ARTICLE|Opinion|OPINION|Analysis|ANALYSIS|Commentary|Column|Review|Words|Text|Essay|Report)\s+"
 )
 _BY_OPENING = lazy_compile(
     rf"[\s~\-–—]*(?:{_POSTED})?(?:(?:[Bb][Yy]|Von|von|VON|Par|par|Por|por|Door|door|Di|di|da)\s|By[A-Z])"
@@ -469,6 +469,7 @@ def _names(run: str) -> str | None:
         dated = run[latin.end() :].lstrip()[:1].isdigit()
         if dated and len(words) == 2 and words[1].rstrip(".") in MONTH_WORDS:
             value = words[0]  # "By Jane Doe Dec 21st, 2018": the date's month is no part of the name
+        value = _without_place(value)
         if not value or _PLACEHOLDER.match(value) or _STAFF_NUMBER.match(value):
             return None  # "责任编辑：AP0015": a staff number names nobody
         return value
@@ -492,6 +493,36 @@ def _names(run: str) -> str | None:
         names.pop()  # "彭冲 山东冠县报道": the last word before 报道 is the place ("张三 李四 报道": a name)
     # "、" between the names keeps them apart whatever their surnames ("放飞&心情" stays two names)
     return "、".join(names) or None
+
+
+#: the most words of a place glued after a byline's name ("Rio de Janeiro")
+MAX_PLACE_WORDS = 3
+_PARTICLE_WORD = lazy_compile(rf"^{_PARTICLE}$")
+
+
+def _without_place(value: str) -> str:
+    """A Latin byline's names without the place filed from glued after the last one ("María López Madrid"
+    -> "María López"): its last words are a known place (``data/latin_places.txt``) and the last name keeps
+    two words or more without them ("Marco Roma" stays).
+
+    >>> _without_place("María López Madrid"), _without_place("João Silva São Paulo")
+    ('María López', 'João Silva')
+    >>> _without_place("Ana Díaz y María López Madrid"), _without_place("Marco Roma")
+    ('Ana Díaz y María López', 'Marco Roma')
+    """
+    words = value.split()
+    if len(words) < 3:
+        return value
+    places = latin_places()
+    for n in range(min(MAX_PLACE_WORDS, len(words) - 2), 0, -1):
+        if " ".join(words[-n:]).casefold() not in places:
+            continue
+        head = " ".join(words[:-n])
+        last = _LIST_SEP.split(head)[-1].split()
+        if len(last) >= 2 and not _PARTICLE_WORD.match(last[-1]):
+            return head
+        return value
+    return value
 
 
 def _is_writer(word: str) -> bool:
@@ -606,7 +637,7 @@ def _byline_value(text: str) -> str | None:
         return None  # "Quelle: dpa", "Foto: X": a source's or a photographer's credit, not the writer's
     value = clean_value(text)
     latin = _LATIN_NAMES.match(value) if value else None
-    return latin.group(0).strip(_STRIP) if latin else value
+    return _without_place(latin.group(0).strip(_STRIP)) if latin else value
 
 
 def _byline_markup(page: Page, body: BodyResult) -> Found:
@@ -1043,6 +1074,16 @@ def chinese_places() -> frozenset[str]:
     """Places a Chinese byline files from without a suffix (``data/chinese_places.txt``)."""
     text = files("newscrawl").joinpath("data", "chinese_places.txt").read_text(encoding="utf-8")
     return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+@lru_cache(maxsize=1)
+def latin_places() -> frozenset[str]:
+    """Places a Latin-script byline files from, glued after the name (``data/latin_places.txt``),
+    casefolded."""
+    text = files("newscrawl").joinpath("data", "latin_places.txt").read_text(encoding="utf-8")
+    return frozenset(
+        line.strip().casefold() for line in text.splitlines() if line.strip() and not line.startswith("#")
+    )
 
 
 def _has_surname(name: str) -> bool:

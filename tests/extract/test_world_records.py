@@ -1,0 +1,88 @@
+"""Records of non-Chinese news pages in shapes the datasets do not hold: Spanish, Portuguese and Italian
+bylines, BBC's byline block, Arc XP's script data, English credit labels. Hand-written pages, invented
+names."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extract import extract
+
+SENTENCE_ES = (
+    "El ayuntamiento aprobó el martes un nuevo presupuesto para las escuelas de la ciudad, tras un largo "
+    "debate entre los grupos municipales. "
+)
+SENTENCE_EN = (
+    "The council met on Tuesday evening to discuss the new budget for schools across the city after a long "
+    "debate. "
+)
+URL = "https://www.example.com/news/2026/11/24/story"
+
+
+def page(top: str, en: bool = False, head: str = "", lang: str = "es") -> str:
+    sentence = SENTENCE_EN if en else SENTENCE_ES
+    paras = "".join(f"<p>{sentence * 3}</p>" for _ in range(6))
+    return (
+        f"<html lang='{lang}'><head><title>Un titular de prueba | Diario</title>{head}</head><body>"
+        f"<nav>Inicio Noticias Deportes</nav><article><h1>Un titular de prueba sobre el presupuesto</h1>"
+        f"<div class='meta'>{top}</div><div class='body'>{paras}</div></article>"
+        f"<footer>Contacto Aviso legal</footer></body></html>"
+    )
+
+
+def author(html: str) -> tuple[str | None, str | None]:
+    r = extract(html, url=URL)
+    return r.author, r.sources.get("author")
+
+
+# --- a place glued after the writer's name ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        "Por María López Madrid",
+        "Por María López | Madrid",
+        "<span>Por <a href='/autor/maria-lopez'>María López</a></span> <span>Madrid</span>",
+    ],
+)
+def test_spanish_byline_loses_the_place_after_the_name(top):
+    assert author(page(top)) == ("María López", "line:writer")
+
+
+def test_portuguese_byline_loses_a_place_of_two_words():
+    assert author(page("Por João Silva São Paulo", lang="pt")) == ("João Silva", "line:writer")
+
+
+def test_italian_byline_loses_the_place():
+    assert author(page("Di Marco Rossi Roma", lang="it")) == ("Marco Rossi", "line:writer")
+
+
+def test_byline_in_capitals_over_a_dateline_line():
+    r = extract(page("<p>Por MARÍA LÓPEZ</p><p>Madrid - 24 NOV 2026</p>"), url="https://www.example.com/a/b")
+    assert (r.author, r.published_at) == ("MARÍA LÓPEZ", "2026-11-24")
+
+
+def test_two_writers_lose_the_place_after_the_last():
+    r = extract(page("Por Ana Díaz y María López Madrid"), url=URL)
+    assert r.authors == ("Ana Díaz", "María López")
+
+
+def test_a_surname_that_is_no_listed_place_stays():
+    # Spanish double surnames: "García" is no place; "Lima" is a surname as often as the city (not listed)
+    assert author(page("Por María López García")) == ("María López García", "line:writer")
+    assert author(page("Por João Silva Lima", lang="pt")) == ("João Silva Lima", "line:writer")
+
+
+def test_a_place_like_surname_stays_in_a_two_word_name():
+    assert author(page("Di Marco Roma Milano", lang="it")) == ("Marco Roma", "line:writer")
+
+
+# --- English credit labels ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "top", ["Article by Jane Doe", "Words by Jane Doe", "Written by Jane Doe", "Text: Jane Doe"]
+)
+def test_english_credit_labels_name_the_writer(top):
+    assert author(page(top, en=True, lang="en")) == ("Jane Doe", "line:writer")
