@@ -43,8 +43,10 @@ from newscrawl.extract.metadata.author import (
     MONTH_WORDS,
     REPORTER_RANK,
     byline_value,
+    date_line,
     is_person_name,
     plain_name,
+    role_line,
     split_names,
 )
 from newscrawl.extract.metadata.dates import find_dates
@@ -232,7 +234,23 @@ def _head_bylines(
             long_lines += 1
             if long_lines > HEAD_LONG_LINES:
                 break
+    if found:  # the byline block's other lines beside a byline: the writer's role, a date alone
+        block, todo = set(found), list(found)
+        while todo:
+            i = todo.pop()
+            for j in (i - 1, i + 1):
+                if 0 <= j < HEAD_BYLINE_LINES and j < len(paragraphs) and j not in block:
+                    if _byline_companion(paragraphs[j], keys[j], title):
+                        block.add(j)
+                        todo.append(j)
+        found = sorted(block)
     return found if len(found) < len(paragraphs) else []
+
+
+def _byline_companion(paragraph: str, key: str, title: str | None) -> bool:
+    """A line of a byline block beside its byline: the writer's role ("BBC News, Business reporter") or a
+    date alone ("24 November 2026")."""
+    return key != title and (role_line(paragraph) or date_line(paragraph))
 
 
 @lru_cache(maxsize=256)

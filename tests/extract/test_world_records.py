@@ -86,3 +86,59 @@ def test_a_place_like_surname_stays_in_a_two_word_name():
 )
 def test_english_credit_labels_name_the_writer(top):
     assert author(page(top, en=True, lang="en")) == ("Jane Doe", "line:writer")
+
+
+# --- BBC's byline block: the name, the writer's role, a date alone -----------------------------------
+
+
+def bbc_page(block: str) -> str:
+    paras = "".join(f"<div data-component='text-block'><p>{SENTENCE_EN * 3}</p></div>" for _ in range(6))
+    return (
+        "<html lang='en-GB'><head><title>Council budget row deepens - BBC News</title>"
+        "<meta property='og:site_name' content='BBC News'></head><body><header><nav><a href='/'>Home</a>"
+        "<a href='/news'>News</a><a href='/sport'>Sport</a></nav></header><main><article>"
+        "<div data-component='headline-block'><h1>Council budget row deepens</h1></div>"
+        f"<div data-component='byline-block'>{block}</div>{paras}</article></main>"
+        "<footer>Copyright 2026 BBC.</footer></body></html>"
+    )
+
+
+BBC_BLOCK = (
+    "<div data-testid='byline-new'><div><div><time datetime='2026-11-24T06:12:33.614Z'>24 November 2026"
+    "</time></div></div><div data-testid='byline-new-contributors'><div><div><span>Jane Doe</span>"
+    "<div><span>{role}</span></div></div></div></div></div>"
+)
+
+
+@pytest.mark.parametrize("role", ["BBC News, Business reporter", "Political correspondent"])
+def test_bbc_byline_block_names_the_writer_without_the_role(role):
+    r = extract(bbc_page(BBC_BLOCK.format(role=role)), url="https://www.bbc.co.uk/news/articles/c1x2y3")
+    assert (r.author, r.sources["author"]) == ("Jane Doe", "line:name-role")
+    assert r.published_at == "2026-11-24T06:12:33+00:00"
+    assert r.text.startswith("The council met")  # the block's name, role and date are not the text's
+
+
+def test_bbc_byline_block_with_a_date_alone():
+    block = BBC_BLOCK.format(role="BBC News, Business reporter").replace(
+        "<time datetime='2026-11-24T06:12:33.614Z'>24 November 2026</time>", "<span>24 November 2026</span>"
+    )
+    r = extract(bbc_page(block), url="https://www.bbc.co.uk/news/articles/c1x2y3")
+    assert (r.author, r.published_at) == ("Jane Doe", "2026-11-24")
+    assert r.text.startswith("The council met")
+
+
+def test_older_bbc_byline_leaves_no_role_or_date_in_the_text():
+    block = (
+        "<div><div class='ssrcss-1-TextContributorName'>By Jane Doe</div>"
+        "<div class='ssrcss-2-Contributor'>Business reporter, BBC News</div></div>"
+        "<div><time datetime='2026-11-24'>24 November 2026</time></div>"
+    )
+    r = extract(bbc_page(block), url="https://www.bbc.co.uk/news/business-12345678")
+    assert (r.author, r.published_at) == ("Jane Doe", "2026-11-24")
+    assert r.text.startswith("The council met")
+
+
+def test_a_name_over_a_line_that_is_no_role_is_no_byline():
+    block = "<div><span>Jane Doe</span></div><div><span>Questions and answers</span></div>"
+    r = extract(bbc_page(block), url="https://www.bbc.co.uk/news/articles/c1x2y3")
+    assert r.author is None

@@ -37,6 +37,7 @@ around the text.
    ``line:name`` -- a line that is only a name: a Chinese name among the ``ABOVE_NAME_LINES`` lines above
    the text, or a two-to-three-word Latin name closing the content node. ``line:dated-name`` -- a Latin
    name alone beside a date alone among those lines, when the site links an author page of that name.
+   ``line:name-role`` -- a Latin name alone over a line of the writer's role ("BBC News, Business reporter").
 
 7. ``line:opening`` / ``line:signature`` -- names alone between headline and text; an official notice's
    issuing body above its closing date.
@@ -1515,7 +1516,8 @@ def _name_line(above: Iterable[str], closing: Iterable[str]) -> Found:
 MAX_DATE_LINE = 30
 
 
-def _date_line(line: str) -> bool:
+def date_line(line: str) -> bool:
+    """True for a line that is only a date (at most ``MAX_DATE_LINE`` long): "19. Oktober 2019"."""
     line = line.strip(_STRIP)
     if not line or len(line) > MAX_DATE_LINE or not _DIGITS.search(line):
         return False
@@ -1537,6 +1539,52 @@ def _author_page_of(page: Page, name: str) -> bool:
     return False
 
 
+#: the last word of a writer's role on a line of its own under the name ("Business reporter", "Political
+#: correspondent", "Sports editor")
+_ROLE_END = frozenset(
+    """reporter reporters correspondent correspondents editor writer columnist journalist presenter analyst
+    producer critic commentator""".split()
+)
+#: the parts of a role line: the role and the outlet ("BBC News, Business reporter")
+_ROLE_PARTS = lazy_compile(r"\s*(?:[,|·•]|\s[-–—]\s)\s*")
+#: the most words of a part of a role line
+MAX_ROLE_WORDS = 4
+
+
+def role_line(line: str) -> bool:
+    """True for a line that is only a writer's role, perhaps with the outlet: "BBC News, Business
+    reporter", "Political correspondent", "Senior Reporter | Example Times" (each part at most
+    ``MAX_ROLE_WORDS`` words; a part not the role is capitalised words, the outlet).
+
+    >>> role_line("BBC News, Business reporter"), role_line("Political correspondent")
+    (True, True)
+    >>> role_line("The reporter said"), role_line("Jane Doe")
+    (False, False)
+    """
+    if not line or len(line) > MAX_BYLINE_LINE:
+        return False
+    role = False
+    for part in _ROLE_PARTS.split(line.strip(_STRIP)):
+        words = part.split()
+        if not words or len(words) > MAX_ROLE_WORDS:
+            return False
+        if words[-1].lower() in _ROLE_END and (_STAFF_ROLE.match(part) or words[0][:1].isupper()):
+            role = True
+        elif not all(w[:1].isupper() or w[:1].isdigit() for w in words):
+            return False
+    return role
+
+
+def _name_over_role(above: list[str]) -> Found:
+    """A line right above the text that is only a person's name, with a line of the writer's role under it
+    (BBC's byline block: "Jane Doe" over "BBC News, Business reporter"; ``above`` is nearest first)."""
+    for i in range(1, min(len(above), ABOVE_NAME_LINES + 1)):
+        value = _name_only(above[i], True)
+        if value and not _CJK_NAME.match(value) and role_line(above[i - 1]):
+            return Found(value, "line:name-role")
+    return NOT_FOUND
+
+
 def _dated_name(page: Page, above: list[str]) -> Found:
     """A line right above the text that is only a person's name, beside a line that is only a date, when
     the site has an author page of that name: the byline row of a theme that prints the writer and the
@@ -1547,7 +1595,7 @@ def _dated_name(page: Page, above: list[str]) -> Found:
         value = _name_only(line, True)
         if value and not _CJK_NAME.match(value):
             beside = above[max(0, i - 1) : i] + above[i + 1 : min(i + 2, ABOVE_NAME_LINES)]
-            if any(_date_line(b) for b in beside) and _author_page_of(page, value):
+            if any(date_line(b) for b in beside) and _author_page_of(page, value):
                 return Found(value, "line:dated-name")
     return NOT_FOUND
 
@@ -2074,6 +2122,7 @@ def _author_chain(
         or _labelled_paragraph(body.paragraphs)
         or _sign_off(body.paragraphs)
         or _name_line(above, closing)
+        or _name_over_role(above)
         or _dated_name(page, above)
         or _opening_byline(body.paragraphs)
         or _bold_names(body)
