@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from newscrawl.extract.classify import PageClassification, classify_length
 from newscrawl.extract.document import Element, body_of
 from newscrawl.extract.stats import NodeStats, compute_stats
+
+if TYPE_CHECKING:
+    from newscrawl.extract.metadata.arc import ArcStory
 
 
 @dataclass(slots=True)
@@ -27,6 +30,7 @@ class PageMeta:
     language: str | None = None  # <html lang> or Content-Language meta
     canonical: str | None = None
     base: str | None = None  # <base href>, against which relative links resolve
+    arc: ArcStory | None = None  # Arc XP's story record (metadata.arc) when the page has no JSON-LD article
 
 
 @dataclass(slots=True)

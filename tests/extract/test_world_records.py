@@ -4,6 +4,8 @@ names."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from newscrawl.extract import extract
@@ -142,3 +144,65 @@ def test_a_name_over_a_line_that_is_no_role_is_no_byline():
     block = "<div><span>Jane Doe</span></div><div><span>Questions and answers</span></div>"
     r = extract(bbc_page(block), url="https://www.bbc.co.uk/news/articles/c1x2y3")
     assert r.author is None
+
+
+# --- Arc XP's story record (Fusion.globalContent) ------------------------------------------------------
+
+
+ARC_STORY = {
+    "_id": "ABCDEF123",
+    "type": "story",
+    "headlines": {"basic": "El presupuesto municipal divide al pleno"},
+    "credits": {"by": [{"type": "author", "name": "María López"}, {"type": "author", "name": "Juan Pérez"}]},
+    "display_date": "2026-11-24T14:05:00.000Z",
+    "first_publish_date": "2026-11-24T13:50:00.000Z",
+    "last_updated_date": "2026-11-24T16:00:00.000Z",
+}
+
+
+def arc_page(story: dict[str, object], head: str = "", heading: str = "", attrs: str = "") -> str:
+    paras = "".join(f"<p>{SENTENCE_ES * 3}</p>" for _ in range(6))
+    record = json.dumps(story, ensure_ascii=False)
+    attrs = attrs or 'id="fusion-metadata" type="application/javascript"'
+    return (
+        f"<html lang='es'><head><title>Portada | Diario</title>{head}</head><body><div id='fusion-app'>"
+        f"<nav>Inicio España Economía</nav><article>{heading}{paras}</article></div>"
+        f"<script {attrs}>window.Fusion=window.Fusion||{{}};Fusion.arcSite=\"diario\";"
+        f"Fusion.globalContent={record};Fusion.globalContentConfig={{\"source\":\"content-api\"}};</script>"
+        "</body></html>"
+    )
+
+
+ARC_URL = "https://www.example.com/espana/el-presupuesto-municipal/"
+
+
+@pytest.mark.parametrize(
+    "attrs", ['id="fusion-metadata" type="application/javascript"', 'type="application/javascript"']
+)
+def test_arc_story_record_gives_title_writers_and_dates(attrs):
+    r = extract(arc_page(ARC_STORY, attrs=attrs), url=ARC_URL)
+    assert (r.title, r.sources["title"]) == ("El presupuesto municipal divide al pleno", "meta:arc:headline")
+    assert (r.authors, r.sources["author"]) == (("María López", "Juan Pérez"), "arc:credits")
+    assert (r.published_at, r.sources["published_at"]) == ("2026-11-24T14:05:00+00:00", "arc:display_date")
+    assert r.modified_at == "2026-11-24T16:00:00+00:00"
+
+
+def test_arc_story_record_yields_to_a_json_ld_article():
+    ld = (
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Otro titular distinto",'
+        '"datePublished": "2026-11-20T10:00:00Z", "author": {"@type": "Person", "name": "Ana Ruiz"}}</script>'
+    )
+    r = extract(arc_page(ARC_STORY, head=ld), url=ARC_URL)
+    assert (r.author, r.published_at) == ("Ana Ruiz", "2026-11-20T10:00:00+00:00")
+
+
+def test_arc_record_of_a_section_front_is_no_story():
+    front = {"type": "collection", "headlines": {"basic": "Portada"}, "display_date": "2026-11-24T14:05:00Z"}
+    r = extract(arc_page(front), url=ARC_URL)
+    assert r.sources["published_at"] != "arc:display_date" and r.sources["title"] != "meta:arc:headline"
+
+
+def test_a_fusion_script_of_another_type_is_not_read():
+    # only the script the metadata's walk reads anyway: Arc's id or its type, no search of every script
+    r = extract(arc_page(ARC_STORY, attrs='data-x="1"'), url=ARC_URL)
+    assert r.sources["author"] != "arc:credits"

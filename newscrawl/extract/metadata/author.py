@@ -15,7 +15,8 @@ around the text.
    it is passed over for the byline by the text. A name that is a syndicated story's JSON-LD ``provider``
    (:func:`providers`: "Example Wire" on a portal's copy) is never the writer, wherever it shows: it is
    the page's ``source``. A JSON-LD Person the article names only by reference (``{"@id": ...}``, Yoast's
-   graph) is the writer when rules 3-8 find none, if its name is a full name.
+   graph) is the writer when rules 3-8 find none, if its name is a full name. ``arc:credits`` -- the
+   writers of Arc XP's story record (``credits.by``) on a page without a JSON-LD article (:mod:`.arc`).
 3. ``byline:itemprop`` / ``byline:rel`` -- ``itemprop="author"`` (its ``itemprop="name"``), ``rel="author"``.
 4. ``line:writer`` -- a writer named in a line near the text (just above the first main paragraph,
    nearest first; the first and last ``EDGE_PARAGRAPHS`` paragraphs; the end of the content node and what
@@ -2098,6 +2099,12 @@ def _author_chain(
         if not (site.is_site(ld_value) or is_organisation(ld_value)):
             return Found(ld_value, "json-ld:author")
         held = held or Found(ld_value, "json-ld:author")
+    arc = meta.arc
+    if arc is not None and arc.authors and not ld_named:  # Arc XP's story record (metadata.arc)
+        arc_value = join_names(n for a in arc.authors for n in split_names(clean_value(a)))
+        if arc_value and not (is_outlet(arc_value) or site.is_site(arc_value) or is_organisation(arc_value)):
+            return Found(arc_value, "arc:credits")
+        held = held or (Found(arc_value, "arc:credits") if arc_value else NOT_FOUND)
     markup = _byline_markup(page, body)
     if markup and _chinese_outlet(markup.value or ""):
         markup = NOT_FOUND  # an author box naming a news outlet (qq: "央视新闻"): the source (byline_outlet)

@@ -12,6 +12,8 @@ from lxml import etree
 
 from newscrawl.extract.document import Element, collapse, strip_text_controls, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
+from newscrawl.extract.metadata.arc import FUSION_SCRIPT, arc_story
+from newscrawl.extract.metadata.title import JSON_LD_ARTICLE_TYPES
 from newscrawl.extract.page import PageMeta
 
 logger = logging.getLogger(__name__)
@@ -93,6 +95,7 @@ class _Found:
     title: Element | None = None  # the first <title>
     canonical: str | None = None  # the href of the first <link rel="canonical" href>
     base: str | None = None  # the href of the first <base href>
+    fusion: str | None = None  # the text of Arc XP's Fusion script (``window.Fusion=...``)
 
 
 #: the ``itemprop=datePublished`` holders ``collect_page_meta`` reads besides the ``<time datetime|pubdate>``
@@ -107,6 +110,8 @@ _DATE_HOLDERS = etree.XPath(
 _REVIEW_TYPE = lazy_compile(r"review|comment", re.IGNORECASE)
 #: the levels above an ``itemprop`` holder searched for its item (real items hold their dates a few down)
 _ITEM_MAX_UP = 32
+#: the ``type`` of the script that may be Arc XP's Fusion script (without its ``id="fusion-metadata"``)
+_JS_TYPE = "application/javascript"
 #: the tags of the other elements it reads
 _WALKED_TAGS = ("meta", "script", "title", "link", "base", "time")
 
@@ -135,8 +140,13 @@ def _walk(root: Element) -> _Found:
             if el.get("content") is not None:
                 found.metas.append(el)
         elif tag == "script":
-            if el.get("type") in JSON_LD_TYPES:
+            kind = el.get("type")
+            if kind in JSON_LD_TYPES:
                 found.json_ld.append(el)
+            elif found.fusion is None and (kind == _JS_TYPE or el.get("id") == "fusion-metadata"):
+                text = el.text
+                if text and FUSION_SCRIPT.match(text):  # Arc XP's page shell (metadata.arc)
+                    found.fusion = text
         elif tag == "time":
             if _dated_time(el):
                 found.times.append(el)
@@ -156,6 +166,12 @@ def _walk(root: Element) -> _Found:
         tags = {str(el.tag) for el in holders} | {"time"}
         found.times = [el for el in root.iter(*tags) if el in held or (el.tag == "time" and _dated_time(el))]
     return found
+
+
+def _is_article(obj: dict[str, Any]) -> bool:
+    kind = obj.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return any(isinstance(k, str) and k in JSON_LD_ARTICLE_TYPES for k in kinds)
 
 
 def _dated_time(el: Element) -> bool:
@@ -191,6 +207,8 @@ def collect_page_meta(root: Element) -> PageMeta:
             _flatten_ld(json.loads(raw), pm.json_ld)
         except (json.JSONDecodeError, RecursionError, ValueError):
             logger.debug("skipping unparsable JSON-LD block")
+    if found.fusion is not None and not any(map(_is_article, pm.json_ld)):
+        pm.arc = arc_story(found.fusion)
     if found.title is not None:
         pm.title = collapse(subtree_text(found.title)[:META_VALUE_MAX_CHARS]) or None
     for el in found.times:

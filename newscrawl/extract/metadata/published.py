@@ -1,7 +1,9 @@
 """Publish time: an ordered fallback chain; the first rule that yields a plausible date wins.
 
 1. ``meta:<key>``: the page's meta tags (``date_data.PUBLISHED_META_KEYS``, strongest first).
-2. ``json-ld:datePublished`` (then ``dateCreated``, ``uploadDate``), article-typed objects first.
+2. ``json-ld:datePublished`` (then ``dateCreated``, ``uploadDate``), article-typed objects first;
+   ``arc:display_date`` (then ``first_publish_date``): Arc XP's story record, on a page without a JSON-LD
+   article (:mod:`newscrawl.extract.metadata.arc`).
 3. ``time-element``: ``itemprop=datePublished``, then the first ``<time datetime>`` between the heading and
    the end of the main text (one elsewhere dates a comment or a teaser; "updated" ones and those of an
    embedded post, inside a ``<blockquote>``, are skipped). A ``<time>`` whose text shows a day more than
@@ -126,7 +128,7 @@ SETTLE_BY_SHOWN_DAY = True
 #: ``<time>`` elements (an ``itemprop=datePublished`` <time> holding the CMS's entry time the evening
 #: before the release the page dates under its heading and in ``dcterms.date``: drk.de on htmldate and
 #: trafilatura)
-SETTLED_SOURCES: tuple[str, ...] = ("meta:", "json-ld:", "time-element")
+SETTLED_SOURCES: tuple[str, ...] = ("meta:", "json-ld:", "arc:", "time-element")
 #: whether a precise value gives way to another structured publish value whose time of day the page shows
 #: under its heading when it shows none within ``SHOWN_TIME_SLACK`` of its own (inews.co.uk: a meta's
 #: 02:39 entry time against JSON-LD's 11:30, shown as 11:30; a switch)
@@ -384,6 +386,7 @@ def find_modified(
         _parsed_override(override, parse),
         _from_meta(page, MODIFIED_META_KEYS, "meta", parse),
         (_from_json_ld(page, ("dateModified",), parse),),
+        (_from_arc(page, "modified", parse),),
         (_from_modified_times(page, parse),),
         _from_updated_text(page, body, ctx) if body is not None else (),
         (_from_latest_entry(page, body, parse),) if body is not None else (),
@@ -661,10 +664,10 @@ def _check_url(
         if local.date() != when.date():
             return Stamp(local, stamp.has_time, "instant"), source
         return stamp, source
-    structured = source.startswith(("meta:", "json-ld:", "xpath"))
+    structured = source.startswith(("meta:", "json-ld:", "arc:", "xpath"))
     url_wins = (days == 1 and when.utcoffset() == timedelta(0)) or not structured
     redated = URL_REDATED_DAYS is not None and (local.date() - url_day.date()).days > URL_REDATED_DAYS
-    if redated and source.startswith(("meta:", "json-ld:")):  # a site's own XPath is not second-guessed
+    if redated and source.startswith(("meta:", "json-ld:", "arc:")):  # (a site's own XPath is not redated)
         return Stamp(url_day, False), "url"
     if url_wins and structured and URL_YIELDS_TO_SHOWN_DAY and shown is not None:
         days_shown = shown()
@@ -677,6 +680,7 @@ def _chain(
 ) -> Iterator[tuple[Stamp | None, str]]:
     yield from _from_meta(page, PUBLISHED_META_KEYS, "meta", parse)
     yield _from_json_ld(page, JSON_LD_KEYS, parse)
+    yield _from_arc(page, "published", parse)
     start = body.first if body.first is not None else body.node
     if start is not None and start not in page.stats.index:
         start = None
@@ -716,6 +720,15 @@ def _from_json_ld(page: Page, keys: tuple[str, ...], parse: _Parser) -> tuple[St
                 if stamp is not None:
                     return stamp, f"json-ld:{key}"
     return None, "json-ld"
+
+
+def _from_arc(page: Page, field: str, parse: _Parser) -> tuple[Stamp | None, str]:
+    """A date of Arc XP's story record (``metadata.arc``): ``published`` or ``modified``."""
+    story = page.meta.arc
+    dated = getattr(story, field) if story is not None else None
+    if dated is None:
+        return None, "arc"
+    return parse(dated[1]), f"arc:{dated[0]}"
 
 
 def _is_article(obj: dict[str, Any]) -> bool:

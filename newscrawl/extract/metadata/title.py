@@ -3,7 +3,8 @@
 Candidates (``Found.source`` names the one that produced the value):
 
 - ``meta:<key>`` -- a title the page declares: og:title, twitter:title, itemprop headline, JSON-LD
-  ``headline``, the ``<!--enpproperty <title>`` record of Chinese portals' CMS, dc.title, parsely-title,
+  ``headline``, Arc XP's ``headlines.basic`` (``arc:headline``, on a page without a JSON-LD article:
+  :mod:`.arc`), the ``<!--enpproperty <title>`` record of Chinese portals' CMS, dc.title, parsely-title,
   the ArticleTitle meta of Chinese government pages, name="title" (first found wins); without any, the
   one element marked ``itemprop="headline"`` (schema.org microdata, :func:`microdata_headline`).
 - ``heading:<tag>`` -- seed 003's rule in DOM terms: among the h1-h6 from ``HEADING_LINES_BEFORE`` block
@@ -75,6 +76,7 @@ META_TITLE_KEYS: tuple[str, ...] = (
     "twitter:title",
     "headline",
     "json-ld:headline",
+    "arc:headline",
     "enp:title",
     "dc.title",
     "dcterms.title",
@@ -481,6 +483,8 @@ def declared_titles(meta: PageMeta, page: Page | None = None) -> Iterator[tuple[
     for key in META_TITLE_KEYS:
         if key == "json-ld:headline":
             value = _json_ld_headline(meta)
+        elif key == "arc:headline":
+            value = meta.arc.headline if meta.arc is not None else None
         elif key == "enp:title":
             value = page_enp(page).get("title") if page is not None else None
         else:
