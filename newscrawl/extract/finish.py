@@ -24,7 +24,10 @@ paragraphs as found:
   bylines and datelines (``BYLINE_WORDS``) are taken out, and it named a writer or dated the article
   ("Published", "Updated", "Stand", "发布时间" and a number). Only whole paragraphs go: "本报讯（记者
   张三）今天……" and "By the end of the year, ..." go on with prose and stay. ``figures["byline_paragraphs"]``
-  counts them. A line of names alone goes only when each is a person's (not "Staff Reports").
+  counts them. A line of names alone goes only when each is a person's (not "Staff Reports");
+- a line that is only a time relative to the page's rendering ("2 min ago", "1 hr ago", "vor 5 Minuten",
+  "hace 2 horas"), a live blog's entry header: stale once the record is stored, it tells a reader nothing
+  (an entry's clock time, "10:42", stays: it dates the entry).
 
 ``newscrawl eval`` counts the first two (``audit_title_first_line``, ``audit_dup_paragraph``:
 ``evaluation/audit.py``).
@@ -139,6 +142,29 @@ _NUMBERS = lazy_compile(r"\d+")
 _WORD_CHARS = lazy_compile(r"[^\W_]")
 
 
+#: a line this long at most may be a relative time alone
+RELATIVE_LINE_MAX_CHARS = 24
+#: a relative time alone on a line: "2 min ago", "1 hr ago", "vor 5 Minuten", "hace 2 horas", "just now"
+_RELATIVE_LINE = lazy_compile(
+    r"(?:\d{1,3}\s*(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)\.?\s+ago|just\s+now|"
+    r"vor\s+\d{1,3}\s+(?:Sekunden|Minuten?|Stunden?|Tagen?)|"
+    r"hace\s+\d{1,3}\s+(?:segundos?|minutos?|horas?|días?)|há\s+\d{1,3}\s+(?:segundos?|minutos?|horas?|dias?)|"
+    r"il\s+y\s+a\s+\d{1,3}\s+(?:secondes?|minutes?|heures?|jours?)|\d{1,3}\s+(?:minuti|ore)\s+fa)",
+    re.IGNORECASE,
+)
+
+
+def relative_time_line(paragraph: str) -> bool:
+    """True for a line that is only a time relative to the page's rendering.
+
+    >>> relative_time_line("2 min ago"), relative_time_line("Updated 2 min ago"), relative_time_line("10:42")
+    (True, False, False)
+    """
+    if len(paragraph) > RELATIVE_LINE_MAX_CHARS:
+        return False
+    return _RELATIVE_LINE.fullmatch(paragraph.strip()) is not None
+
+
 def _key(text: str) -> str:
     return "".join(text.split()).casefold()
 
@@ -176,6 +202,8 @@ def finish_body(
         key = _key(paragraph)
         if key and key == previous and len(key) >= REPEAT_MIN_CHARS:
             continue
+        if len(key) <= RELATIVE_LINE_MAX_CHARS and relative_time_line(paragraph):
+            continue  # a live blog's "2 min ago": stale once stored
         out.append(paragraph)
         keys.append(key)
         previous = key

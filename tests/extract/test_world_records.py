@@ -206,3 +206,44 @@ def test_a_fusion_script_of_another_type_is_not_read():
     # only the script the metadata's walk reads anyway: Arc's id or its type, no search of every script
     r = extract(arc_page(ARC_STORY, attrs='data-x="1"'), url=ARC_URL)
     assert r.sources["author"] != "arc:credits"
+
+
+# --- live blogs: entry headers inside the text -----------------------------------------------------------
+
+LIVE_SENTENCES = (
+    "The minister arrived at the summit venue shortly after nine and spoke briefly to reporters outside.",
+    "Delegates from thirty countries are expected to sign the agreement later today, officials said.",
+    "Protesters gathered near the main entrance, holding banners and chanting slogans about the deal.",
+)
+
+
+def live_page(times: list[str]) -> str:
+    entries = "".join(
+        f"<div class='block'><p class='block-time'>{t}</p><h2>Update {i}</h2><p>{s} {s}</p><p>{s}</p></div>"
+        for i, (t, s) in enumerate(zip(times, LIVE_SENTENCES, strict=True))
+    )
+    return (
+        "<html lang='en'><head><title>Climate summit live: latest updates | The Daily</title></head><body>"
+        "<nav>Home World Politics</nav><main><h1>Climate summit live: latest updates</h1>"
+        f"<p class='byline'>By Jane Doe</p><div class='live-blog'>{entries}</div></main></body></html>"
+    )
+
+
+LIVE_URL = "https://www.example.com/world/live/2026/nov/24/climate-summit-live"
+
+
+def test_live_blog_entry_headers_of_relative_times_leave_the_text():
+    r = extract(live_page(["2 min ago", "1 hr ago", "vor 5 Minuten"]), url=LIVE_URL)
+    lines = r.text.split("\n")
+    assert not {"2 min ago", "1 hr ago", "vor 5 Minuten"} & set(lines)
+    assert lines[0] == "Update 0"
+
+
+def test_live_blog_entry_clock_times_stay_in_the_text():
+    r = extract(live_page(["10:42", "10:15", "09:58"]), url=LIVE_URL)
+    assert r.text.split("\n")[0] == "10:42"
+
+
+def test_a_url_with_the_month_in_letters_dates_the_page():
+    r = extract(live_page(["2 min ago", "1 hr ago", "3 hrs ago"]), url=LIVE_URL)
+    assert (r.published_at, r.sources["published_at"]) == ("2026-11-24", "url")

@@ -157,7 +157,11 @@ _URL_DATE = lazy_compile(
     r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_.]?)(?P<m>[01]\d)(?P=sep)(?P<d>[0-3]\d)(?!\d)"
     r"|(?<![\d])(?P<y2>(?:19|20)\d\d)/(?P<m2>[01]?\d)/(?P<d2>[0-3]?\d)/"
     r"|(?<![\d])(?P<d3>[0-3]\d)-(?P<m3>[01]\d)-(?P<y3>(?:19|20)\d\d)(?!\d)"
+    # the Guardian's month in letters: "/world/2026/nov/24/slug"
+    r"|(?<![\d])(?P<y4>(?:19|20)\d\d)/(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/(?P<d4>[0-3]?\d)/"
 )
+#: the months of ``_URL_DATE``'s letters
+_URL_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
 #: keys under which pages put the publish time in scripts, data attributes and comments: a literal to
 #: find in the lower-cased source and the whole key to match there (``var ct = "`` is WeChat's Unix time,
 #: ``published at`` Sina's comment, ``datepublished`` is found through its ``pub``; ``deploydt`` a CMS's
@@ -1129,6 +1133,8 @@ def _from_url(url: str | None, reference: datetime | None) -> datetime | None:
             when = make_date(int(m.group("y")), int(m.group("m")), int(m.group("d")))
         elif m.group("y2"):
             when = make_date(int(m.group("y2")), int(m.group("m2")), int(m.group("d2")))
+        elif m.group("y4"):
+            when = make_date(int(m.group("y4")), _URL_MONTHS[m.group("mon")], int(m.group("d4")))
         else:
             when = make_date(int(m.group("y3")), int(m.group("m3")), int(m.group("d3")))
         if when is not None and plausible(when, reference):
