@@ -247,3 +247,36 @@ def test_live_blog_entry_clock_times_stay_in_the_text():
 def test_a_url_with_the_month_in_letters_dates_the_page():
     r = extract(live_page(["2 min ago", "1 hr ago", "3 hrs ago"]), url=LIVE_URL)
     assert (r.published_at, r.sources["published_at"]) == ("2026-11-24", "url")
+
+
+# --- an English editor's label by the text ---------------------------------------------------------------
+
+
+def en_page(top: str = "", last: str = "", head: str = "") -> str:
+    paras = "".join(f"<p>{SENTENCE_EN * 3}</p>" for _ in range(6))
+    return (
+        f"<html lang='en'><head><title>Budget row | The Daily</title>{head}</head><body><nav>Home News</nav>"
+        f"<article><h1>Budget row deepens</h1><div class='meta'>{top}</div><div class='body'>{paras}"
+        f"<p>{last}</p></div></article><footer>About us</footer></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("top", "last", "head"),
+    [
+        ("By John Roe<br>Editor: Jane Doe", "", ""),
+        ("By John Roe", "Edited by: <a href='/staff/jane-doe/'>Jane Doe</a>", ""),
+        # a declared author settles the chain before it reads the lines: the text's last lines are read
+        ("", "Editor : <a href='/author/1/jane-doe'>Jane Doe</a>", "<meta name='author' content='John Roe'>"),
+    ],
+)
+def test_english_editor_label_by_the_text_names_the_editor(top, last, head):
+    r = extract(en_page(top, last, head), url=URL)
+    assert (r.author, r.editor, r.sources["editor"]) == ("John Roe", "Jane Doe", "line:editor")
+
+
+@pytest.mark.parametrize(
+    "last", ["Editor's note: This story was updated.", "Letters to the Editor: Send Us Yours"]
+)
+def test_an_editors_note_or_letters_page_names_no_editor(last):
+    assert extract(en_page("By John Roe", last), url=URL).editor is None

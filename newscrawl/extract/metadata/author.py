@@ -969,6 +969,16 @@ def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list
     return lines, above, closing
 
 
+#: the key under which a run of the metadata stage keeps :func:`near_lines` once read (``metadata.shared``)
+NEAR_LINES_KEY = "near_lines"
+
+
+def read_near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list[str]]:
+    """:func:`near_lines`, read once per run of the metadata stage (the author chain reads them when no
+    declared author settles it; the editor's English label is looked for in them then)."""
+    return shared(page, NEAR_LINES_KEY, near_lines, page, body)
+
+
 #: a Latin-script writer's label opening a line: the line is a byline even when a role runs on after the
 #: name ("Autorin: Jane Doe, Projektleiterin der Stiftung in Tunis.")
 _LABEL_OPENING = lazy_compile(r"^\W{0,3}(?:Autor(?:in|en|innen)?|Authors?|Written by)\s*:\s*(?=\S)")
@@ -2116,7 +2126,7 @@ def _author_chain(
     if markup.source in ("byline:itemprop", "byline:rel"):
         return markup
     if near is None:
-        lines, above, closing = near_lines(page, body)
+        lines, above, closing = read_near_lines(page, body)
         lines = keyword_lines(lines)
     else:
         lines, above, closing = near

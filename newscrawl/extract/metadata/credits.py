@@ -1,6 +1,8 @@
 """People and provenance besides the writer: editor, source and original title, each an ordered chain.
 
-Editor (``Extraction.editor``), the person answerable for the page on Chinese portals:
+Editor (``Extraction.editor``), the person answerable for the page on Chinese portals (on other pages:
+``line:editing-by``, a wire story's closing "Editing by X"; ``line:editor``, "Editor: X" or "Edited by
+X" in the lines the author chain read by the text, else at the text's ends: :func:`_english_editor`):
 
 1. ``line:editor`` -- 责任编辑：X, 责编 X, 编辑：X in the lines by the text (:func:`author.near_lines`,
    nearest first); without a colon the name must start with a common surname ("编辑推荐" is no credit).
@@ -42,7 +44,9 @@ from lxml import etree
 from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
 from newscrawl.extract.metadata.author import (
+    EDGE_PARAGRAPHS,
     EDITOR_KEYWORD,
+    NEAR_LINES_KEY,
     SOURCE_KEYWORD,
     byline_outlet,
     byline_value,
@@ -73,6 +77,9 @@ _GIVEN_WRITER = lazy_compile(
 )
 #: an English editor's label opening such a text ("Editor: X", "Edited by X")
 _GIVEN_EDITOR_EN = lazy_compile(r"\s*(?:edited\s+by|editor)\b\s*:?\s*", re.I)
+#: an editor's label opening a line (or a part of one) by the text of a page not in Chinese: "Editor: X",
+#: "Edited by X", "Reporting by X; Edited by Y" (not "Editor's note", "Letters to the Editor: ...")
+_EDITOR_EN = lazy_compile(r"(?:^|(?<=[(;,|·•–—-]))\s*(?:Edited\s+by|EDITED\s+BY|Editor\s*:|EDITOR\s*:)\s*")
 #: meta keys naming the outlet the story comes from (Chinese portals), best first
 META_SOURCE_KEYS: tuple[str, ...] = ("source", "contentsource", "mediaid", "dc.source")
 #: class / id tokens of an element holding the source's name (sina, sohu, 163, people.cn)
@@ -150,7 +157,7 @@ def find_people(page: Page, body: BodyResult) -> People:
         author = find_author(page, body)
         source = _dateline(body.paragraphs[:1]) or _meta_source(page)
         writers, editors = wire_credits(body.paragraphs[-WIRE_CREDIT_PARAGRAPHS:])
-        editor = Found(join_names(editors), "line:editing-by") if editors else NOT_FOUND
+        editor = Found(join_names(editors), "line:editing-by") if editors else _english_editor(page, body)
         if writers and (not author or is_outlet(author.value or "")):
             # the agency as the byline ("Reuters"), the reporters in the credit line: they wrote it
             if author and not source:
@@ -262,6 +269,24 @@ def _editor(lines: Iterable[str], source: str) -> Found:
             ):
                 continue
             return Found(join_names(split_names(value)), source)
+    return NOT_FOUND
+
+
+def _english_editor(page: Page, body: BodyResult) -> Found:
+    """``line:editor`` on a page not in Chinese: "Editor: Jane Doe", "Edited by Jane Doe" in the lines the
+    author chain read by the text (when it read them: a declared author settles the chain before), else
+    in the first and last ``EDGE_PARAGRAPHS`` of the text. (Searching the whole page's source for the
+    label cost 0.27 ms a page; these lines are at hand.)"""
+    near = page.shared.get(NEAR_LINES_KEY)
+    paragraphs = body.paragraphs
+    lines = near[0] if near is not None else [*paragraphs[:EDGE_PARAGRAPHS], *paragraphs[-EDGE_PARAGRAPHS:]]
+    for line in lines:
+        if len(line) > MAX_CREDIT_LINE or ("Edit" not in line and "EDIT" not in line):
+            continue
+        m = _EDITOR_EN.search(line)
+        value = names_after(line[m.end() :]) if m else None
+        if value:
+            return Found(join_names(split_names(value)), "line:editor")
     return NOT_FOUND
 
 
