@@ -280,3 +280,43 @@ def test_english_editor_label_by_the_text_names_the_editor(top, last, head):
 )
 def test_an_editors_note_or_letters_page_names_no_editor(last):
     assert extract(en_page("By John Roe", last), url=URL).editor is None
+
+
+# --- Korean, Russian, Arabic and Hindi pages ---------------------------------------------------------------
+
+SENTENCE_KO = "시의회는 화요일 저녁 오랜 논쟁 끝에 시내 학교들을 위한 새 예산안을 논의했으며 결정을 내렸다. "
+SENTENCE_RU = "Городской совет во вторник вечером обсудил новый бюджет для школ после долгих дебатов. "
+SENTENCE_AR = "ناقش مجلس المدينة مساء الثلاثاء الميزانية الجديدة للمدارس بعد نقاش طويل بين الأعضاء. "
+SENTENCE_HI = "नगर परिषद ने मंगलवार शाम को लंबी बहस के बाद शहर के स्कूलों के लिए नए बजट पर चर्चा की। "
+
+
+def lang_page(lang: str, sentence: str, meta: str) -> str:
+    paras = "".join(f"<p>{sentence * 3}</p>" for _ in range(6))
+    return (
+        f"<html lang='{lang}'><head><title>Headline | News</title></head><body><nav>Home</nav><article>"
+        f"<h1>Headline</h1><div class='article-meta'>{meta}</div><div class='body'>{paras}</div></article>"
+        "</body></html>"
+    )
+
+
+def test_korean_reporter_word_glued_to_the_name_is_no_part_of_it():
+    meta = "<div class='writer-zone'><strong class='tit-name'><a>김철수</a></strong><span>기자</span></div>"
+    r = extract(lang_page("ko", SENTENCE_KO, meta), url="https://www.example.co.kr/view/AKR20261124012300004")
+    assert r.authors == ("김철수",)
+
+
+@pytest.mark.parametrize("label", ["Автор: ", "Текст: "])
+def test_russian_writer_label_names_the_writer(label):
+    meta = f"<span>24 ноября 2026, 10:42</span><span>{label}Иван Петров</span>"
+    r = extract(lang_page("ru", SENTENCE_RU, meta), url="https://www.example.ru/news/budget-12345")
+    assert (r.author, r.sources["author"]) == ("Иван Петров", "line:writer")
+    assert r.published_at == "2026-11-24T10:42:00"
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence", "shown"),
+    [("ar", SENTENCE_AR, "الثلاثاء 24 نوفمبر 2026"), ("hi", SENTENCE_HI, "24 नवंबर 2026")],
+)
+def test_arabic_and_hindi_month_names_date_the_page(lang, sentence, shown):
+    r = extract(lang_page(lang, sentence, f"<span>{shown}</span>"), url="https://www.example.com/news/12345")
+    assert r.published_at == "2026-11-24"

@@ -181,7 +181,9 @@ _WRITER = lazy_compile(
     # the writer who took the pictures too: "文/图 X", "图/文 X", "文·图/X"
     r"(?:文\s*[/／·、&]\s*图|图\s*[/／·、&]\s*文)\s*[/／|｜丨:：]?|文\s*[/／|｜丨]|文\s*[:：]|"
     r"[Aa]uthors?\s*:|Autor(?:in|en|innen)?\s*:|Autor(?:in)?\s*/\s*Autor(?:in)?\s*:?|Autor[/*:]in(?:nen)?\s*:?|"
-    r"[Ww]ritten by\s*:?)\s*[:：]?\s*"
+    r"[Ww]ritten by\s*:?|"
+    # Russian: "Автор: X", "Авторы: X", "Текст: X"
+    r"Автор(?:ы)?\s*:|Текст\s*:)\s*[:：]?\s*"
 )
 #: editor keywords (the value follows; "编辑部", "编辑推荐" are not credits)
 EDITOR_KEYWORD = lazy_compile(
@@ -232,6 +234,8 @@ def _any_key(line: str) -> bool:
         or "author" in line
         or "Autor" in line
         or "posted" in line
+        or "Автор" in line
+        or "Текст" in line
         or (not line.isascii() and _CJK_KEY.search(line) is not None)
         or (":" in line and _TIME_BRACKET.search(line) is not None)
         or _BY_OPENING.match(line) is not None
@@ -343,7 +347,7 @@ _LIST_SEP = lazy_compile(
 )
 #: a Chinese news outlet or wire service: a declared "author" like this is the page's source, not a writer
 #: a newsroom's code for a writer after the name: "Elena Oberholzer (obe)"; Korean "기자" (reporter)
-_STAFF_CODE = lazy_compile(r"\s*\([a-z]{2,5}\.?\)?$|\s+기자$")
+_STAFF_CODE = lazy_compile(r"\s*\([a-z]{2,5}\.?\)?$|\s+기자$|(?<=[가-힣]{2})기자$")
 #: a declared value that credits a picture, not a writer ("Image: Getty Images")
 _PICTURE_CREDIT = lazy_compile(
     r"^(?:Image|Images|Photo|Photos|Foto|Fotos|Bild|Picture|Credit|Illustration)s?\s*:", re.I
@@ -379,7 +383,8 @@ _CO_WRITER = lazy_compile(rf"^{_CO_WRITER_ROLE}$")
 _CO_WRITER_GLUED = lazy_compile(rf"^{_CO_WRITER_ROLE}(?=[{_CJK}]{{2,4}}$)")
 #: a two-character Chinese name with a space between its characters, padded to line up with longer names
 _PADDED_NAME = lazy_compile(rf"^[{_CJK}][\s\u3000]+[{_CJK}]$")
-_UPPER = "A-ZÀ-ÖØ-ÞĀ-Ž"
+#: capitals a name's words open with: Latin, and Cyrillic ("Иван Петров")
+_UPPER = "A-ZÀ-ÖØ-ÞĀ-ŽА-ЯЁ"
 #: the outlet a writer wrote for, after the name: "Jane Doe For The Mail On Sunday", "Jane Doe for Reuters"
 _FOR_OUTLET = lazy_compile(
     rf"(?<=\S)\s+(?:[Ff]or|FOR)\s+(?:[Tt]he\s+)?[{_UPPER}][\w.]*(?:\s+[{_UPPER}][\w.]*)*$"

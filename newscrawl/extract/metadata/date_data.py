@@ -95,28 +95,32 @@ JSON_LD_ARTICLE_TYPES: frozenset[str] = frozenset(
 )
 
 #: month names and abbreviations, lower-case, without a trailing dot: en, de, fr, es, it, pt, nl; the
-#: Nordic languages (sv, da, nb); ro, pl, cs, tr; ru and uk in the genitive a date uses ("5 марта 2020")
+#: Nordic languages (sv, da, nb); ro, pl, cs, tr; ru and uk in the genitive a date uses ("5 марта 2020");
+#: Arabic (the Egyptian and Gulf names, and the Levantine ones of one word: "24 نوفمبر 2026", "3 آذار 2026")
+#: and Hindi ("24 नवंबर 2026")
 MONTHS: dict[str, int] = {}
 for _number, _names in enumerate(
     (
         "january jan januar janvier enero gennaio janeiro januari jänner jän "
-        "ianuarie stycznia ledna ocak января січня",
+        "ianuarie stycznia ledna ocak января січня يناير जनवरी",
         "february feb februar février fevrier febrero febbraio fevereiro februari feber "
-        "februarie lutego února şubat subat февраля лютого",
-        "march mar märz maerz mars marzo março maart mrz marts martie marca března mart марта березня",
-        "april apr avril abril aprile aprilie kwietnia dubna nisan апреля квітня",
-        "may mai mayo maggio maio mei maj maja května mayıs mayis мая травня",
-        "june jun juni juin junio giugno junho iunie czerwca června haziran июня червня",
-        "july jul juli juillet julio luglio julho iulie lipca července temmuz июля липня",
-        "august aug août aout agosto augustus augusti sierpnia srpna ağustos agustos августа серпня",
+        "februarie lutego února şubat subat февраля лютого فبراير شباط फरवरी फ़रवरी",
+        "march mar märz maerz mars marzo março maart mrz marts martie marca března mart марта березня "
+        "مارس آذار मार्च",
+        "april apr avril abril aprile aprilie kwietnia dubna nisan апреля квітня أبريل ابريل نيسان अप्रैल",
+        "may mai mayo maggio maio mei maj maja května mayıs mayis мая травня مايو أيار ايار मई",
+        "june jun juni juin junio giugno junho iunie czerwca června haziran июня червня يونيو حزيران जून",
+        "july jul juli juillet julio luglio julho iulie lipca července temmuz июля липня يوليو تموز जुलाई",
+        "august aug août aout agosto augustus augusti sierpnia srpna ağustos agustos августа серпня أغسطس "
+        "اغسطس آب अगस्त",
         "september sep sept septembre septiembre setiembre settembre setembro septembrie września "
-        "září eylül eylul сентября вересня",
+        "září eylül eylul сентября вересня سبتمبر أيلول ايلول सितंबर सितम्बर",
         "october oct oktober octobre octubre ottobre outubro okt octombrie października října ekim "
-        "октября жовтня",
+        "октября жовтня أكتوبر اكتوبر अक्टूबर अक्तूबर",
         "november nov novembre noviembre novembro noiembrie listopada listopadu kasım kasim ноября "
-        "листопада",
+        "листопада نوفمبر नवंबर नवम्बर",
         "december dec dezember décembre decembre diciembre dicembre dezembro dez decembrie grudnia "
-        "prosince aralık aralik декабря грудня",
+        "prosince aralık aralik декабря грудня ديسمبر दिसंबर दिसम्बर",
     ),
     start=1,
 ):

@@ -331,7 +331,7 @@ _ANCHOR = lazy_compile(r"(?:19|20)\d\d|[〇零○Ｏ一二三四五六七八九]
 ANCHOR_BEFORE = 30
 ANCHOR_AFTER = 45
 #: month names need letters: skip those patterns on spans without any
-_HAS_LETTER = lazy_compile(r"[A-Za-zÀ-ɏЀ-ӿ]{3}")
+_HAS_LETTER = lazy_compile(r"[A-Za-zÀ-ɏЀ-ӿ\u0600-\u06ff\u0900-\u097f]{3}")
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
