@@ -585,6 +585,16 @@ def en_page(head: str = "", top: str = "", lang: str = "en") -> str:
     return page(head, top).replace("<html>", f'<html lang="{lang}">', 1)
 
 
+def test_xinhuas_year_day_and_time_in_spans_of_their_own_date_the_page():
+    info = (
+        "<div class='header-time left'><span class='year'><em>2026</em></span>"
+        "<span class='day'><em>11</em>/<em>24</em></span><span class='time'>10:32:15</span></div>"
+    )
+    assert published(page(top=info)) == ("2026-11-24T10:32:15+08:00", "text-near-title")
+    # a year before a fraction without a time is no date
+    assert published(page(top="<p>2026 11/24</p>")) == (None, None)
+
+
 def test_a_national_encoding_gives_the_zone_when_language_and_host_do_not():
     # no lang, no .cn host: GBK bytes are a mainland page, Shift_JIS a Japanese one; UTF-8 says nothing
     html = page(top="发布时间：2021-03-05 10:00").replace("<head>", "<head><meta charset='gbk'>")

@@ -74,7 +74,10 @@ _TIME = (
 )
 _YMD = lazy_compile(
     r"(?<![\d.\-/])(?P<y>(?:19|20)\d\d)\s*(?:(?P<sep>[-./])\s*(?P<m>[01]?\d)\s*(?P=sep)\s*(?P<d>[0-3]?\d)(?!\d)"
-    r"|[年년]\s*(?P<m2>[01]?\d)\s*[月월]\s*(?P<d2>[0-3]?\d)\s*[日号일]?)" + _TIME
+    r"|[年년]\s*(?P<m2>[01]?\d)\s*[月월]\s*(?P<d2>[0-3]?\d)\s*[日号일]?"
+    # the year apart from its month and day, a time after them: Xinhua's "2026 11/24 10:32:15" (its year,
+    # day and time are spans of their own)
+    r"|(?<=\s)(?P<m3>[01]?\d)\s*/\s*(?P<d3>[0-3]?\d)(?=\s+[0-2]?\d:[0-5]\d))" + _TIME
 )
 _YMD_COMPACT = lazy_compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<m>[01]\d)(?P<d>[0-3]\d)(?!\d)")
 _DMY = lazy_compile(
@@ -395,8 +398,8 @@ def find_dates(
         for lo, hi in _spans(text):
             part = text[lo:hi].translate(_FULLWIDTH)
             for m in _YMD.finditer(part):
-                y, mo = int(m.group("y")), int(m.group("m") or m.group("m2"))
-                d = int(m.group("d") or m.group("d2"))
+                y, mo = int(m.group("y")), int(m.group("m") or m.group("m2") or m.group("m3"))
+                d = int(m.group("d") or m.group("d2") or m.group("d3"))
                 if not add(lo + m.start(), lo + m.end(), *_with_time(m, y, mo, d)):
                     return
             for m in _DMY.finditer(part):
