@@ -192,7 +192,8 @@ CUT_LABEL = lazy_compile(r"^\s*[【\[(（]?\s*(?:免责|免責)?(?:声明|聲明
 BODY_LINE_MIN = 50
 #: Short byline-like paragraphs (editor, source, reporter) trimmed from either edge of the text.
 EDGE_LINE = lazy_compile(
-    r"^\s*[(（【\[]?\s*(?:责任编辑|编辑|责编|本文来源|文章来源|稿件来源|来源|作者|记者|通讯员|本报记者|原标题|图片来源"
+    # (Xinhua's "【纠错】 【责任编辑:王思北 】": its report-an-error link before the editor)
+    r"^\s*(?:[【\[]\s*(?:纠错|糾錯)\s*[】\]]\s*)?[(（【\[]?\s*(?:责任编辑|编辑|责编|本文来源|文章来源|稿件来源|来源|作者|记者|通讯员|本报记者|原标题|图片来源"
     r"|摄影|責任編輯|編輯|來源|記者|原標題|圖片來源|攝影)[：:\s]"
     r"|^\s*[(（]?(?:本文|内容|內容|稿件)由.{0,16}提供|未经授权.{0,4}不得转载|未經授權.{0,4}不得轉載"
     r"|^\s*(?:您(?:所在|现在)的位置|当前位置|您的浏览器.{0,12}(?:不支持|无法播放)|返回\S{0,8}首页|相关资讯请关注"
@@ -235,6 +236,8 @@ def trim_edges(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
     account promotion at its head and tail, and labels left dangling at its end (``DANGLING_LABEL``).
 
     >>> trim_edges(("正文第一段。", "正文第二段。", "责任编辑：王五"))
+    ('正文第一段。', '正文第二段。')
+    >>> trim_edges(("正文第一段。", "正文第二段。", "【纠错】 【责任编辑:王思北 】"))
     ('正文第一段。', '正文第二段。')
     """
     paras = list(paragraphs)
