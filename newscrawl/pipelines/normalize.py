@@ -24,9 +24,34 @@ def clean_text(value: str | None) -> str:
     """Body text: one paragraph per line, each stripped, blank lines and control characters removed."""
     if not value:
         return ""
+    if _already_clean(value):  # an extraction's text mostly is: no copy of each line
+        return value
     value = strip_text_controls(value)
     lines = (_SPACES.sub(" ", line).strip() for line in _BLANK_LINES.sub("\n", value).split("\n"))
     return "\n".join(line for line in lines if line)
+
+
+def _already_clean(value: str) -> bool:
+    r"""Whether :func:`clean_text` gives ``value`` back unchanged: it holds no character that is not
+    printable but line feeds (so no control character, and no white space but spaces and line feeds:
+    every other white space character is not printable), no run of spaces, no empty line and no line that
+    opens or closes with a space. A few scans in C instead of a regular expression's substitution on every
+    line (scrapinghub's extracted texts: 0.16 ms a text against 0.01).
+
+    >>> _already_clean("One line.\nAnother one."), _already_clean("a  b"), _already_clean("a\n\nb")
+    (True, False, False)
+    >>> _already_clean("a\u3000b"), _already_clean(" a"), _already_clean("a \nb"), _already_clean("a\n")
+    (False, False, False, False)
+    """
+    return (
+        value[0] not in " \n"
+        and value[-1] not in " \n"
+        and "  " not in value
+        and "\n\n" not in value
+        and "\n " not in value
+        and " \n" not in value
+        and value.replace("\n", " ").isprintable()
+    )
 
 
 def normalize_language(value: str | None) -> str | None:
