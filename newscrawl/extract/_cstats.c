@@ -12,6 +12,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <libxml/tree.h>
@@ -123,7 +124,7 @@ typedef struct {
     int flags; /* IS_A, IS_BLOCK */
 } TagEntry;
 
-enum { IS_A = 1, IS_BLOCK = 2 };
+enum { IS_A = 1, IS_BLOCK = 2, LOOKED_UP = 4 }; /* LOOKED_UP: IS_BLOCK says the set's answer */
 
 typedef struct {
     TagEntry *entries;
@@ -1142,6 +1143,404 @@ count_byte(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(count);
 }
 
+/* ---- paragraphs: document.python_paragraphs in C ---------------------------------------------------- */
+
+/* a growable byte buffer, NUL-terminated */
+typedef struct {
+    unsigned char *data;
+    Py_ssize_t len, size;
+} Bytes;
+
+static int
+bytes_reserve(Bytes *b, Py_ssize_t more)
+{
+    if (b->len + more + 1 <= b->size)
+        return 0;
+    Py_ssize_t size = b->size ? b->size : 256;
+    while (size < b->len + more + 1)
+        size *= 2;
+    unsigned char *data = PyMem_Realloc(b->data, (size_t)size);
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->data = data;
+    b->size = size;
+    return 0;
+}
+
+/* lxml's .text (``node`` an element's .children) or .tail (its .next), appended: the run of text and
+ * CDATA nodes starting there */
+static int
+append_run(Bytes *b, const xmlNode *node)
+{
+    for (node = text_node_or_skip(node); node != NULL; node = text_node_or_skip(node->next)) {
+        if (node->content == NULL)
+            continue;
+        Py_ssize_t n = (Py_ssize_t)strlen((const char *)node->content);
+        if (bytes_reserve(b, n) < 0)
+            return -1;
+        memcpy(b->data + b->len, node->content, (size_t)n);
+        b->len += n;
+        b->data[b->len] = 0;
+    }
+    return 0;
+}
+
+/* the bytes of the white space character (to str.split()) at ``s``, 0 when it is none; ``s`` is
+ * NUL-terminated UTF-8 */
+static int
+space_bytes(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20);
+    if (byte_count[c] != SPECIAL || !special_space(s))
+        return 0;
+    return c == 0xc2 ? 2 : 3;
+}
+
+typedef struct {
+    Bytes buf;   /* the pieces of the paragraph being read */
+    Bytes out;   /* the paragraphs read, collapsed, one after another */
+    Py_ssize_t *ends; /* where each paragraph ends in ``out`` */
+    Py_ssize_t nlines, lines_size;
+} Paragraphs;
+
+/* the paragraph of the pieces read so far, white space collapsed as " ".join(text.split()) does, kept
+ * when not empty; the pieces are cleared */
+static int
+flush_paragraph(Paragraphs *p)
+{
+    if (p->buf.len == 0)
+        return 0;
+    if (bytes_reserve(&p->out, p->buf.len) < 0)
+        return -1;
+    const unsigned char *s = p->buf.data, *end = s + p->buf.len;
+    unsigned char *o = p->out.data + p->out.len, *first = o;
+    int gap = 0;
+    while (s < end) {
+        int w = space_bytes(s);
+        if (w) {
+            gap = 1;
+            s += w;
+            continue;
+        }
+        if (gap && o != first)
+            *o++ = ' ';
+        gap = 0;
+        *o++ = *s++;
+    }
+    p->buf.len = 0;
+    if (o == first)
+        return 0;
+    p->out.len = o - p->out.data;
+    if (p->nlines == p->lines_size) {
+        Py_ssize_t size = p->lines_size ? 2 * p->lines_size : 64;
+        Py_ssize_t *ends = PyMem_Realloc(p->ends, (size_t)size * sizeof(Py_ssize_t));
+        if (ends == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        p->ends = ends;
+        p->lines_size = size;
+    }
+    p->ends[p->nlines++] = p->out.len;
+    return 0;
+}
+
+/* the nodes lxml's iterwalk reports: elements and entity references (not comments, not processing
+ * instructions, whose tails are then no piece of the text) */
+static const xmlNode *
+walked_or_next(const xmlNode *node)
+{
+    while (node != NULL && node->type != XML_ELEMENT_NODE && node->type != XML_ENTITY_REF_NODE)
+        node = node->next;
+    return node;
+}
+
+static int
+compare_nodes(const void *a, const void *b)
+{
+    const xmlNode *x = *(const xmlNode *const *)a, *y = *(const xmlNode *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* 1 for a block tag, 0 for another, -1 with an exception set */
+static int
+is_block(TagTable *t, const xmlNode *node, PyObject *block_tags)
+{
+    Py_ssize_t k = tags_entry(t, node);
+    if (k < 0)
+        return -1;
+    TagEntry *e = &t->entries[k];
+    if (!(e->flags & LOOKED_UP)) {
+        int found = PySet_Contains(block_tags, e->str);
+        if (found < 0)
+            return -1;
+        e->flags |= LOOKED_UP | (found ? IS_BLOCK : 0);
+    }
+    return (e->flags & IS_BLOCK) != 0;
+}
+
+PyDoc_STRVAR(paragraphs_doc,
+"paragraphs(node, skip, block_tags) -> list[str] | None\n\n"
+"document.python_paragraphs(node, skip, block_tags): the text under the element ``node`` as paragraphs,\n"
+"the elements of ``skip`` (a set, frozenset, tuple or list of elements) left out, ``block_tags`` (a set or\n"
+"frozenset of tags) and <br> splitting. None when ``skip`` holds anything but elements or ``node`` is a\n"
+"comment or the like (the Python function answers).");
+
+static PyObject *
+paragraphs(PyObject *self, PyObject *args)
+{
+    PyObject *node_obj, *skip, *block_tags;
+    if (!PyArg_ParseTuple(args, "OOO:paragraphs", &node_obj, &skip, &block_tags))
+        return NULL;
+    if (!is_element(node_obj)) {
+        PyErr_Format(PyExc_TypeError, "paragraphs() needs an lxml element, got %R", node_obj);
+        return NULL;
+    }
+    if (!PyAnySet_Check(block_tags)) {
+        PyErr_Format(PyExc_TypeError, "paragraphs() needs a set of block tags, got %R", block_tags);
+        return NULL;
+    }
+    if (!PyAnySet_Check(skip) && !PyTuple_Check(skip) && !PyList_Check(skip)) {
+        PyErr_Format(PyExc_TypeError, "paragraphs() needs a set, tuple or list to skip, got %R", skip);
+        return NULL;
+    }
+    const xmlNode *root = NODE_OF(node_obj);
+    if (root == NULL || root->type != XML_ELEMENT_NODE) /* a comment, an entity: the Python walk reads it */
+        Py_RETURN_NONE;
+    /* the nodes to skip, sorted for a binary search (no Python code runs in a set's or list's iteration) */
+    Py_ssize_t nskip = PyObject_Size(skip), k = 0;
+    if (nskip < 0)
+        return NULL;
+    const xmlNode **skipped = PyMem_Malloc((size_t)(nskip ? nskip : 1) * sizeof(xmlNode *));
+    if (skipped == NULL)
+        return PyErr_NoMemory();
+    PyObject *iter = PyObject_GetIter(skip), *item;
+    if (iter == NULL) {
+        PyMem_Free(skipped);
+        return NULL;
+    }
+    int foreign = 0;
+    while ((item = PyIter_Next(iter)) != NULL) {
+        if (!is_element(item) || k >= nskip)
+            foreign = 1;
+        else
+            skipped[k++] = NODE_OF(item);
+        Py_DECREF(item);
+    }
+    Py_DECREF(iter);
+    if (PyErr_Occurred() || foreign) {
+        PyMem_Free(skipped);
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    nskip = k;
+    qsort(skipped, (size_t)nskip, sizeof(xmlNode *), compare_nodes);
+
+    Paragraphs p = {{NULL, 0, 0}, {NULL, 0, 0}, NULL, 0, 0};
+    TagTable tags_table = {NULL, 0, NULL, 0};
+    PyObject *result = NULL;
+    if (tags_init(&tags_table) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int block;
+    /* the root's start */
+    if ((block = is_block(&tags_table, root, block_tags)) < 0)
+        goto done;
+    if ((block && flush_paragraph(&p) < 0) || append_run(&p.buf, root->children) < 0)
+        goto done;
+    const xmlNode *node = walked_or_next(root->children);
+    if (node == NULL) {
+        if (block && flush_paragraph(&p) < 0)
+            goto done;
+    }
+    while (node != NULL) {
+        /* ``node``'s start: its subtree is read, or it is left (skipped, not an element, no children) */
+        int descend = 0;
+        if (node->type == XML_ELEMENT_NODE) {
+            if ((block = is_block(&tags_table, node, block_tags)) < 0)
+                goto done;
+            if (nskip && bsearch(&node, skipped, (size_t)nskip, sizeof(xmlNode *), compare_nodes) != NULL) {
+                if ((block && flush_paragraph(&p) < 0) || append_run(&p.buf, node->next) < 0)
+                    goto done;
+            } else {
+                if ((block && flush_paragraph(&p) < 0) || append_run(&p.buf, node->children) < 0)
+                    goto done;
+                const xmlNode *child = walked_or_next(node->children);
+                if (child != NULL) {
+                    node = child;
+                    descend = 1;
+                } else if ((block && flush_paragraph(&p) < 0) || append_run(&p.buf, node->next) < 0)
+                    goto done; /* its end */
+            }
+        } else if (append_run(&p.buf, node->next) < 0) /* an entity reference: its tail */
+            goto done;
+        if (descend)
+            continue;
+        /* on to the next sibling, ending the elements left on the way up */
+        for (;;) {
+            const xmlNode *next = walked_or_next(node->next);
+            if (next != NULL) {
+                node = next;
+                break;
+            }
+            node = node->parent;
+            if ((block = is_block(&tags_table, node, block_tags)) < 0)
+                goto done;
+            if (block && flush_paragraph(&p) < 0)
+                goto done;
+            if (node == root) {
+                node = NULL;
+                break;
+            }
+            if (append_run(&p.buf, node->next) < 0)
+                goto done;
+        }
+    }
+    if (flush_paragraph(&p) < 0)
+        goto done;
+
+    /* the walk is over: the list is made */
+    result = PyList_New(p.nlines);
+    if (result == NULL)
+        goto done;
+    Py_ssize_t start = 0;
+    for (Py_ssize_t j = 0; j < p.nlines; j++) {
+        PyObject *line = PyUnicode_DecodeUTF8((const char *)p.out.data + start, p.ends[j] - start, NULL);
+        if (line == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, j, line);
+        start = p.ends[j];
+    }
+done:
+    tags_free(&tags_table);
+    PyMem_Free(p.buf.data);
+    PyMem_Free(p.out.data);
+    PyMem_Free(p.ends);
+    PyMem_Free(skipped);
+    return result;
+}
+
+PyDoc_STRVAR(count_tags_doc,
+"count_tags(root, names) -> int\n\n"
+"sum(1 for _ in root.iter(*names)): the elements in ``root``'s subtree, itself included, whose tag is in\n"
+"the set ``names``, counted without a Python object for each.");
+
+static PyObject *
+count_tags(PyObject *self, PyObject *args)
+{
+    PyObject *root_obj, *names;
+    if (!PyArg_ParseTuple(args, "OO:count_tags", &root_obj, &names))
+        return NULL;
+    if (!is_element(root_obj)) {
+        PyErr_Format(PyExc_TypeError, "count_tags() needs an lxml element, got %R", root_obj);
+        return NULL;
+    }
+    if (!PyAnySet_Check(names)) {
+        PyErr_Format(PyExc_TypeError, "count_tags() needs a set of names, got %R", names);
+        return NULL;
+    }
+    const xmlNode *root = NODE_OF(root_obj);
+    if (root == NULL || root->type != XML_ELEMENT_NODE) {
+        PyErr_SetString(PyExc_ValueError, "count_tags(): the element has no element node");
+        return NULL;
+    }
+    TagTable tags_table = {NULL, 0, NULL, 0};
+    if (tags_init(&tags_table) < 0)
+        return PyErr_NoMemory();
+    Py_ssize_t count = 0, depth = 0;
+    const xmlNode *node = root;
+    while (node != NULL) {
+        /* by its tag: a name without a namespace is no namespaced element's, as in lxml's iter() */
+        Py_ssize_t k = tags_entry(&tags_table, node);
+        if (k < 0) {
+            tags_free(&tags_table);
+            return NULL;
+        }
+        TagEntry *e = &tags_table.entries[k];
+        if (!(e->flags & LOOKED_UP)) {
+            int found = PySet_Contains(names, e->str);
+            if (found < 0) {
+                tags_free(&tags_table);
+                return NULL;
+            }
+            e->flags |= LOOKED_UP | (found ? IS_BLOCK : 0);
+        }
+        count += (e->flags & IS_BLOCK) != 0;
+        node = preorder_next(node, root, &depth);
+    }
+    tags_free(&tags_table);
+    return PyLong_FromSsize_t(count);
+}
+
+PyDoc_STRVAR(has_stripped_byte_doc,
+"has_stripped_byte(data) -> bool\n\n"
+"Whether the bytes ``data`` hold a C0 control byte other than tab, line feed, form feed, carriage return\n"
+"and escape, or DEL (decode._STRIPPED_BYTES): any(byte in data for byte in _STRIPPED_SINGLES) in one pass,\n"
+"16 bytes at a time (SSE2; else 8 at a time).");
+
+static int
+stripped_byte(unsigned char c)
+{
+    return (c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r' && c != 0x1b) || c == 0x7f;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static PyObject *
+has_stripped_byte(PyObject *self, PyObject *arg)
+{
+    Py_buffer data;
+    if (PyObject_GetBuffer(arg, &data, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = data.buf;
+    Py_ssize_t n = data.len, i = 0;
+    int found = 0;
+#if defined(__SSE2__)
+    /* 16 bytes at a time: below 0x20 (compared signed once 0x80 is flipped) and none of the five kept,
+     * or DEL */
+    const __m128i flip = _mm_set1_epi8((char)0x80), below = _mm_set1_epi8((char)(0x20 ^ 0x80)),
+                  tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n'), ff = _mm_set1_epi8('\f'),
+                  cr = _mm_set1_epi8('\r'), esc = _mm_set1_epi8(0x1b), del = _mm_set1_epi8(0x7f);
+    for (; !found && n - i >= 16; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+        __m128i control = _mm_cmplt_epi8(_mm_xor_si128(v, flip), below);
+        __m128i kept = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, lf)),
+                                    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, ff), _mm_cmpeq_epi8(v, cr)),
+                                                 _mm_cmpeq_epi8(v, esc)));
+        __m128i bad = _mm_or_si128(_mm_andnot_si128(kept, control), _mm_cmpeq_epi8(v, del));
+        found = _mm_movemask_epi8(bad) != 0;
+    }
+#else
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    for (; !found && n - i >= 8; i += 8) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        /* a byte below 0x20 or equal to 0x7f sets its high bit in one of the two (exact as a yes/no) */
+        uint64_t low = (x - ones * 0x20) & ~x & highs;
+        uint64_t y = x ^ (ones * 0x7f);
+        uint64_t del = (y - ones) & ~y & highs;
+        if (low | del) {
+            for (int k = 0; k < 8; k++)
+                found |= stripped_byte(s[i + k]);
+        }
+    }
+#endif
+    for (; !found && i < n; i++)
+        found = stripped_byte(s[i]);
+    PyBuffer_Release(&data);
+    return PyBool_FromLong(found);
+}
+
 /* ---- the module ---------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -1152,6 +1551,9 @@ static PyMethodDef methods[] = {
     {"strip_body_ends", strip_body_ends, METH_O, strip_body_ends_doc},
     {"has_control_reference", has_control_reference, METH_O, has_control_reference_doc},
     {"count_byte", count_byte, METH_VARARGS, count_byte_doc},
+    {"paragraphs", paragraphs, METH_VARARGS, paragraphs_doc},
+    {"count_tags", count_tags, METH_VARARGS, count_tags_doc},
+    {"has_stripped_byte", has_stripped_byte, METH_O, has_stripped_byte_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,7 +13,7 @@ sentences (:func:`_revealed_later`); a hidden block of keywords as long is still
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -21,6 +21,7 @@ from lxml import etree
 
 from newscrawl.extract.document import Element, drop_element
 from newscrawl.extract.lazyre import lazy_compile
+from newscrawl.extract.native import cstats
 from newscrawl.extract.tags import DESIGN_CARD_NOISE_TAGS, NEVER_TEXT_TAGS
 
 _HIDDEN_STYLE = lazy_compile(
@@ -39,6 +40,10 @@ REVEALED_CHARS_PER_SENTENCE = 200
 _SENTENCE_END = lazy_compile(r"[。！？!?．]|\.(?=\s|$)")
 
 
+#: the C extension's count of the elements of some names (no Python object for each), when it is built
+_c_count_tags: Callable[[Element, set[str]], int] | None = getattr(cstats, "count_tags", None)
+
+
 @dataclass(frozen=True, slots=True)
 class CleanReport:
     """How much the stripping removed."""
@@ -55,7 +60,12 @@ def strip_noise(
 ) -> CleanReport:
     """Remove noise tags and (optionally) hidden or fixed-position elements from ``root``, in place."""
     tags = set(noise_tags) | NEVER_TEXT_TAGS - {"head", "title"}
-    before = sum(1 for _ in root.iter(*tags)) if tags else 0
+    if not tags:
+        before = 0
+    elif _c_count_tags is not None:
+        before = _c_count_tags(root, tags)
+    else:
+        before = sum(1 for _ in root.iter(*tags))
     if tags:
         etree.strip_elements(root, *tags, with_tail=False)
     hidden = 0
