@@ -202,6 +202,54 @@ def test_section_from_a_chinese_location_line():
     assert (r.section, r.sources["section"]) == ("国内新闻", "breadcrumb")
 
 
+@pytest.mark.parametrize(
+    ("top", "section"),
+    [
+        ("<div class='top'><a href='/'>搜狐首页</a> &gt; <a href='/t/'>旅游</a> &gt; 正文</div>", "旅游"),
+        ("<div class='bar'>新浪首页 &gt; 新闻中心 &gt; 国内新闻</div>", "国内新闻"),
+        ("<div class='x'><span><a href='/'>首页</a></span> » <a href='/cj/'>财经</a> » 内容</div>", "财经"),
+        # the site's name linking to its root opens the trail as its home page does
+        ("<div class='links'><a href='https://www.example.com'>示例网</a> &gt; <a href='/gp/'>股票</a>"
+         " &gt; <a href='/gp/bd/'>股市报道</a> &gt; 正文</div>", "股市报道"),
+    ],
+)
+def test_section_from_an_unmarked_trail_opening_with_the_home_page(top, section):
+    r = extract(page(top=top, en=False), URL)
+    assert (r.section, r.sources["section"]) == (section, "breadcrumb")
+
+
+def test_an_unmarked_menu_row_is_no_trail():
+    top = "<div class='menu'><a href='/'>首页</a> | <a href='/xw/'>新闻</a> | <a href='/ty/'>体育</a></div>"
+    assert extract(page(top=top, en=False), URL).section is None
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        "<div class='crumbs'><a href='/'>示例网</a> &gt; 正文</div>",  # the site's name is home
+        "<div class='crumbs'><a href='/'>首页</a> &gt; 资讯正文</div>",  # "...正文" is the article
+    ],
+)
+def test_a_trail_of_home_and_the_article_gives_no_section(top):
+    assert extract(page(top=top, en=False), URL).section is None
+
+
+def test_a_trail_ends_at_the_tools_beside_it():
+    top = (
+        "<div class='position'><a href='/'>首页</a> &gt; <a href='/gb/'>公报</a> &gt; "
+        "<a href='/gb/23/'>第23号</a><span>字号：<a>大</a> <a>小</a></span> <a>打印</a></div>"
+    )
+    assert extract(page(top=top, en=False), URL).section == "第23号"
+    top = "<div class='crumbs'><a href='/'>首頁</a> &gt; <a href='/x/'>今日必讀</a> &gt; <a>[友善列印]</a>"
+    top += "</div>"
+    assert extract(page(top=top, en=False), URL).section == "今日必讀"
+
+
+def test_a_row_of_many_crumbs_is_a_menu():
+    links = "".join(f"<a href='/c{i}/'>栏目{i}</a> &gt; " for i in range(9))
+    assert extract(page(top=f"<div class='location'>{links}</div>", en=False), URL).section is None
+
+
 @pytest.mark.parametrize("mark", ["class='BreadCrumbs'", "id='PAGE-LOCATION'", "class='Poſition-bar'"])
 def test_section_from_breadcrumb_markup_named_in_any_case(mark):
     """Class and id words name a breadcrumb in any case (an ASCII value is searched lower-cased, another

@@ -4,17 +4,22 @@
 2. ``json-ld:articleSection`` -- the article's JSON-LD ``articleSection`` (the first of a list);
 3. ``json-ld:breadcrumb`` -- a JSON-LD ``BreadcrumbList``: its deepest crumb that is not the article;
 4. ``breadcrumb`` -- breadcrumb markup above the text (an element whose class or id names a breadcrumb
-   or location, or a "当前位置：首页 > 新闻 > 国内" line): its deepest crumb that is not the article;
+   or location, a "当前位置：首页 > 新闻 > 国内" line, or an unmarked row that opens with the site's home
+   and an arrow: "搜狐首页 > 旅游 > 正文", "<a>新浪首页</a> &gt; <a>新闻中心</a> &gt; 国内新闻"): its
+   deepest crumb that is not the article; a row of more than ``MAX_CRUMBS`` is a menu, and the crumbs
+   end at a tool's label ("字号：", "打印");
 5. ``links:rel-category`` -- the first ``rel="category"`` link by the text (WordPress's post categories,
    ``rel="category tag"``; searched as tags' ``rel="tag"`` links are).
 
-A crumb is not the article when it is not the page's title, not "正文"/"Article" and not home.
+A crumb is not the article when it is not the page's title, not "正文"/"Article"/"内容" (nor "资讯正文")
+and not home (a trail's first crumb naming the site, "新华网", "网易首页", is home too).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from urllib.parse import urlsplit
 
 from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.lazyre import lazy_compile
@@ -27,7 +32,20 @@ from newscrawl.extract.result import NOT_FOUND, BodyResult, Found
 META_SECTION_KEYS: tuple[str, ...] = ("article:section", "og:article:section", "section", "category")
 #: crumbs that are the site's home or the article itself, never the section
 NOT_SECTION = frozenset(
-    "首页 主页 网站首页 正文 正文内容 文章 home startseite accueil inicio article 首頁 正文頁".split()
+    "首页 主页 网站首页 正文 正文内容 文章 home startseite accueil inicio article 首頁 正文頁 正文页"
+    " 内容 內容 详情 详细内容".split()
+)
+#: the end of a crumb naming the article ("资讯正文", "新闻正文")
+_ARTICLE_CRUMB_END = ("正文", "正文页")
+#: the end of a trail's first crumb naming the site's home ("网易首页", "新华网", "人民网")
+_HOME_CRUMB_END = ("首页", "首頁", "网", "網")
+#: a trail has at most this many crumbs (a longer row is the site's menu)
+MAX_CRUMBS = 7
+#: a crumb has a letter or a digit (an icon font's separator has none)
+_WORD = lazy_compile(r"[^\W_]")
+#: a piece that is a tool's label or button, not a crumb: the trail ends before it ("字号：", "打印")
+_TOOL_PIECE = lazy_compile(
+    r"[:：]$|^[\[【(（]?\s*(?:友善)?(?:打印|列印|关闭|關閉|收藏|分享|字号|字號|评论|評論)"
 )
 #: the category blog engines give a post nobody filed (WordPress's default in several languages)
 DEFAULT_CATEGORIES = frozenset(
@@ -42,7 +60,18 @@ _BREADCRUMB_WORDS = r"crumb|position|location|mbx|daohang"
 #: 'i', which lower-casing does not give); an ASCII value is searched lower-cased (see :func:`_marked`)
 _BREADCRUMB_MARK = lazy_compile(_BREADCRUMB_WORDS, re.I)
 _BREADCRUMB_MARK_LOWER = lazy_compile(_BREADCRUMB_WORDS)
+#: CSS frameworks' positioning utilities ("position-relative", "position-lg-absolute",
+#: "uk-position-top-right"): no location
+_POSITION_UTILITY = lazy_compile(
+    r"position-(?:[a-z]{2}-)?(?:relative|absolute|static|fixed|sticky|top|bottom|left|right|center|cover)"
+)
 _LOCATION_LABEL = lazy_compile(r"当前位置|您的位置|你的位置|您现在的位置|所在位置")
+#: the last character of a home link's text: 首页 / 首頁, or the site's name linking to its root (和讯网)
+_HOME_LAST = frozenset("页頁网網")
+#: an unmarked trail's opening: the site's home, then an arrow ("搜狐首页 > ", "新浪首页&gt;"); a bar or a
+#: slash after it is a menu's
+_HOME_ARROW = lazy_compile(r"首[页頁]\s*(?:>|»|›|＞|→)")
+_ARROW_START = lazy_compile(r"\s*(?:>|»|›|＞|→)")
 _CRUMB_SPLIT = lazy_compile(r"\s*(?:>|&gt;|»|›|＞|→|/|\|)\s*")
 _LABEL = lazy_compile(r"^.*?(?:当前位置|您的位置|你的位置|您现在的位置|所在位置)\s*[:：]?\s*")
 #: a breadcrumb element holds at most this many characters (a longer one is a container)
@@ -60,11 +89,17 @@ def deepest_section(crumbs: Sequence[str], title: str | None) -> str | None:
 
     >>> deepest_section(["首页", "新闻", "国内", "正文"], None)
     '国内'
+    >>> deepest_section(["新华网", "正文"], None), deepest_section(["首页", "基金资讯", "资讯正文"], None)
+    (None, '基金资讯')
     """
-    for crumb in reversed(crumbs):
-        crumb = collapse(crumb).strip(" :：-–—·•")
+    for i in range(len(crumbs) - 1, -1, -1):
+        crumb = collapse(crumbs[i]).strip(" :：-–—·•")
         if not crumb or len(crumb) > MAX_SECTION_CHARS or crumb.casefold() in NOT_SECTION:
             continue
+        if crumb.endswith(_ARTICLE_CRUMB_END):
+            continue
+        if i == 0 < len(crumbs) - 1 and crumb.endswith(_HOME_CRUMB_END):
+            continue  # the site's name or home opening the trail
         if title and overlap(crumb, title) >= 0.8:
             continue
         return crumb
@@ -97,9 +132,14 @@ def _marked(names: str) -> bool:
 
     >>> _marked("BreadCrumbs nav"), _marked("site-LOCATION"), _marked("Poſition"), _marked("portal")
     (True, True, True, False)
+    >>> _marked("nav position-relative"), _marked("d-flex position-lg-absolute left-0")  # CSS utilities
+    (False, False)
     """
     if names.isascii():
-        return bool(_BREADCRUMB_MARK_LOWER.search(names.lower()))
+        low = names.lower()
+        if "position-" in low:
+            low = _POSITION_UTILITY.sub(" ", low)
+        return bool(_BREADCRUMB_MARK_LOWER.search(low))
     return bool(_BREADCRUMB_MARK.search(names))
 
 
@@ -108,7 +148,8 @@ def _crumb_elements(page: Page, body: BodyResult) -> Iterator[Element]:
     stats = page.stats
     anchor = text_anchor(page, body)
     stop = len(stats) if anchor is None else anchor
-    elements, classes, ids, own = stats.elements, stats.classes, stats.ids, stats.own_chars
+    elements, classes, ids, own, tag = stats.elements, stats.classes, stats.ids, stats.own_chars, stats.tag
+    chars = stats.chars
     marked: dict[tuple[str | None, str | None], bool] = {}  # a page repeats its names: each read once
     for i in range(stop):
         css, name = classes[i], ids[i]
@@ -119,13 +160,41 @@ def _crumb_elements(page: Page, body: BodyResult) -> Iterator[Element]:
                 marks = f"{css or ''} {name or ''}"
                 hit = marked[names] = len(marks) > 4 and _marked(marks)
             if hit:
-                yield elements[i]
+                if chars[i] <= MAX_BREADCRUMB_CHARS:  # (a longer one is a container: its text is not read)
+                    yield elements[i]
                 continue
         if not own[i]:
             continue  # (no characters of its own: its text is white space, if any)
-        text = elements[i].text
-        if text and "位置" in text and _LOCATION_LABEL.search(text):  # every label ends in 位置
-            yield elements[i]
+        el = elements[i]
+        text = el.text
+        if not text or text.isascii():
+            continue  # (every label and home crumb looked for is Chinese; isascii() reads a flag)
+        if "位置" in text and _LOCATION_LABEL.search(text):  # every label ends in 位置
+            yield el
+        elif "首" in text and _HOME_ARROW.search(text):  # an unmarked trail opening with the home crumb
+            yield el
+        elif tag[i] == "a" and (row := _home_link(el, text)) is not None:
+            yield row
+
+
+def _home_link(el: Element, text: str) -> Element | None:
+    """The row of a trail whose first crumb is ``el``: a link to the site's home ("网易首页"; "和讯网" linking
+    to the root), an arrow after it (or after the one element wrapping it: "<span><a>首页</a></span> »")."""
+    text = text.rstrip()
+    if text[-1:] not in _HOME_LAST:
+        return None
+    if not text.endswith(("首页", "首頁")) and urlsplit(el.get("href") or "").path.strip("/"):
+        return None
+    for _ in range(2):
+        tail, parent = el.tail, el.getparent()
+        if parent is None:
+            return None
+        if tail and tail.strip():
+            return parent if _ARROW_START.match(tail) else None
+        if len(parent) != 1:
+            return None
+        el = parent
+    return None
 
 
 def _markup_crumbs(page: Page, body: BodyResult) -> list[str]:
@@ -134,7 +203,12 @@ def _markup_crumbs(page: Page, body: BodyResult) -> list[str]:
         if not text or len(text) > MAX_BREADCRUMB_CHARS:
             continue
         crumbs = [c for c in _CRUMB_SPLIT.split(_LABEL.sub("", text)) if c.strip()]
-        if len(crumbs) >= 2:
+        if crumbs and crumbs[0].rstrip().endswith((":", "：")):
+            del crumbs[0]  # a label ("Sie sind hier:")
+        tool = next((k for k, c in enumerate(crumbs) if _TOOL_PIECE.search(c.strip())), None)
+        if tool is not None:
+            del crumbs[tool:]
+        if 2 <= len(crumbs) and sum(_WORD.search(c) is not None for c in crumbs) <= MAX_CRUMBS:
             return crumbs
     return []
 
