@@ -237,3 +237,28 @@ def test_people_and_provenance_field_by_field(
 ) -> None:
     r = extract(html)
     assert (r.author, r.authors, r.editor, r.source) == expected
+
+
+
+#: credit lines giving each role its name ("撰文/X 摄影/Y", 文字｜, 文/, 图/, 视频：): the line opening
+#: (``first``) or closing (``end``) the text, then the writers
+CREDIT_LINES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "撰文 and 摄影 with slashes": ("first", "撰文/王小明 摄影/李华", ("王小明",)),
+    "撰文 and 摄影 with bars": ("first", "撰文｜王小明 摄影｜李华", ("王小明",)),
+    "文字 and 图": ("first", "文字/王小明 图/李华", ("王小明",)),
+    "文 and 图": ("first", "文/王小明 图/李华", ("王小明",)),
+    "traditional characters": ("first", "撰文／王小明　攝影／李華", ("王小明",)),
+    "roles with colons closing the text": ("end", "撰文：王小明 摄影：李华 视频：赵六", ("王小明",)),
+    "a photographer alone": ("first", "图/李华", ()),
+    "a video's maker alone closing the text": ("end", "视频/赵六", ()),
+}
+
+
+@pytest.mark.parametrize(("where", "line", "writers"), CREDIT_LINES.values(), ids=list(CREDIT_LINES))
+def test_a_credit_line_names_the_writer_and_leaves_the_text(
+    where: str, line: str, writers: tuple[str, ...]
+) -> None:
+    """撰文 / 文字 / 文 name the writer; a photographer (摄影, 图) or a video's maker is no author; the line,
+    at the head or the foot of the text, is no part of it."""
+    r = extract(portal("sohu", **{where: f"<p>{line}</p>"}))
+    assert (r.authors, r.text.split("\n")) == (writers, list(PARAGRAPHS))

@@ -20,8 +20,8 @@ around the text.
 3. ``byline:itemprop`` / ``byline:rel`` -- ``itemprop="author"`` (its ``itemprop="name"``), ``rel="author"``.
 4. ``line:writer`` -- a writer named in a line near the text (just above the first main paragraph,
    nearest first; the first and last ``EDGE_PARAGRAPHS`` paragraphs; the end of the content node and what
-   follows it): 作者：X, 记者 X, 本报记者 X, 文/X, 撰文：X, 执笔：X, "By X" / "Von X" / "Geschrieben von X",
-   "Text & Fotos: X", a credits table's "Interview" over "X", a closing
+   follows it): 作者：X, 记者 X, 本报记者 X, 文/X, 文字/X, 撰文：X, 执笔：X, "By X" / "Von X" /
+   "Geschrieben von X", "Text & Fotos: X", a credits table's "Interview" over "X", a closing
    "（X 上海报道）", "08:19 [ X ]", forum "本贴由X于" / "X 发表于". Before 报道 the last word is the place
    filed from ("记者 X 山东冠县报道") unless it is a second name ("记者 X Y 报道") that neither ends like a
    place nor is a known one (``data/chinese_places.txt``). Traditional characters read alike
@@ -179,7 +179,7 @@ _WRITER = lazy_compile(
     # (記者: the traditional characters of Hong Kong and Taiwan papers, "聯合晚報╱記者張博亭")
     rf"{REPORTER_RANK}?[记記]者(?!{NOT_AFTER_REPORTER})|(?:特约)?评论员(?!文章)|通讯员|实习生|编译|原作者|"
     # the writer who took the pictures too: "文/图 X", "图/文 X", "文·图/X"
-    r"(?:文\s*[/／·、&]\s*图|图\s*[/／·、&]\s*文)\s*[/／|｜丨:：]?|文\s*[/／|｜丨]|文\s*[:：]|"
+    r"(?:文\s*[/／·、&]\s*图|图\s*[/／·、&]\s*文)\s*[/／|｜丨:：]?|文字?\s*[/／|｜丨]|文字?\s*[:：]|"
     r"[Aa]uthors?\s*:|Autor(?:in|en|innen)?\s*:|Autor(?:in)?\s*/\s*Autor(?:in)?\s*:?|Autor[/*:]in(?:nen)?\s*:?|"
     r"[Ww]ritten by\s*:?|"
     # Russian: "Автор: X", "Авторы: X", "Текст: X"
@@ -207,7 +207,7 @@ _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
 #: them all was tried at every character (no literal to look for first), 50 ns a character: 0.15 ms of
 #: scrapinghub's median page, against 0.02 ms now
 _CJK_KEY = lazy_compile(
-    r"作者|撰|执笔|[记記]者|评论员|通讯员|实习生|编|編|文\s*[/／|｜丨:：·、&]|图\s*[/／·、&]\s*文|来源|來源|稿源|出处|出自|本[贴帖]由|发表于|發表於"
+    r"作者|撰|执笔|[记記]者|评论员|通讯员|实习生|编|編|文字?\s*[/／|｜丨:：·、&]|图\s*[/／·、&]\s*文|来源|來源|稿源|出处|出自|本[贴帖]由|发表于|發表於"
 )
 _TIME_BRACKET = lazy_compile(r"\d:\d\d\s*[\[【]")
 #: the verb a blog or forum byline opens with before its "by" ("Geschrieben von X", "erstellt von X",
