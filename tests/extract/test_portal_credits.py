@@ -262,3 +262,63 @@ def test_a_credit_line_names_the_writer_and_leaves_the_text(
     at the head or the foot of the text, is no part of it."""
     r = extract(portal("sohu", **{where: f"<p>{line}</p>"}))
     assert (r.authors, r.text.split("\n")) == (writers, list(PARAGRAPHS))
+
+
+def with_head(html: str, head: str) -> str:
+    """``html`` with ``head`` (meta tags) at the start of its <head>."""
+    return html.replace("<meta charset='utf-8'>", f"<meta charset='utf-8'>{head}", 1)
+
+
+#: an account's or a column's name where a writer's would stand: page, then (author, editor, source)
+ACCOUNTS: dict[str, tuple[str, tuple[str | None, str | None, str | None]]] = {
+    "a column's author card under the text (its count and bio beside the name)": (
+        portal(
+            "sohu",
+            end="<div class='article-author'><a class='author-meta-name' href='/gupiao/'>股市行情</a>"
+            "<div class='author-meta-count'>总篇数<span>919</span>篇</div>"
+            "<div class='author-meta-bio'>暂无简介</div></div>",
+        ),
+        (None, None, None),
+    ),
+    "a writer's author card: the name's own element": (
+        portal(
+            "sohu",
+            end="<div class='article-author'><a class='author-meta-name' href='/u/1/'>王小明</a>"
+            "<div class='author-meta-count'>总篇数<span>12</span>篇</div></div>",
+        ),
+        ("王小明", None, None),
+    ),
+    "a government office's account on thepaper's account platform": (
+        portal(
+            "thepaper",
+            info="<p>2024-05-03 10:21<span>来源：澎湃新闻·澎湃号·政务</span></p>"
+            "<div class='news_paike_author'><a href='gov_1'><div class='name'>江城发布</div></a>"
+            "<div class='link'>关注</div></div><p>责任编辑：李华</p>",
+        ),
+        (None, "李华", "澎湃新闻·澎湃号·政务"),
+    ),
+    "a portal's feed in the author meta": (
+        with_head(
+            portal("163", info="来源: <a href='/'>新浪财经-自媒体综合</a>"),
+            "<meta property='article:author' content='新浪财经-自媒体综合'>",
+        ),
+        (None, None, "新浪财经-自媒体综合"),
+    ),
+    "a name-like link of the site's menu above the breadcrumb row": (
+        portal("ifeng").replace(
+            "<div class='artical'>",
+            "<ul class='menu'><li><a href='/a/'>理财课</a></li><li><a href='/b/'>万事通</a></li></ul>"
+            "<div class='links'><a href='https://www.example.com'>示例网</a> &gt; <a href='/gp/'>股票</a>"
+            " &gt; 正文</div><div class='artical'>",
+        ),
+        (None, None, None),
+    ),
+}
+
+
+@pytest.mark.parametrize(("html", "expected"), ACCOUNTS.values(), ids=list(ACCOUNTS))
+def test_an_account_or_a_column_is_no_writer(
+    html: str, expected: tuple[str | None, str | None, str | None]
+) -> None:
+    r = extract(html)
+    assert (r.author, r.editor, r.source) == expected

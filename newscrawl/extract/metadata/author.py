@@ -10,8 +10,9 @@ around the text.
 2. ``json-ld:author`` -- JSON-LD ``author`` / ``creator`` (a string, ``{"name": ...}`` or a list of them).
    A declared author that is only the site's own name (og:site_name, the host, ``data/site_names.txt``), a
    company or a Chinese news outlet (新京报, 新华社: :func:`is_outlet`) is held back; a site name or company
-   is used only when rules 3-8 find nothing, an outlet never (it is the page's ``source``). A JSON-LD author
-   the page shows only after an editor's label ("Editor : X", "Redakteurin: X") is the story's editor:
+   is used only when rules 3-8 find nothing, an outlet never (it is the page's ``source``); nor is a site's
+   column or feed (股市行情, 新浪财经-自媒体综合: :func:`is_column`), here or in an author box. A JSON-LD
+   author the page shows only after an editor's label ("Editor : X", "Redakteurin: X") is the story's editor:
    it is passed over for the byline by the text. A name that is a syndicated story's JSON-LD ``provider``
    (:func:`providers`: "Example Wire" on a portal's copy) is never the writer, wherever it shows: it is
    the page's ``source``. A JSON-LD Person the article names only by reference (``{"@id": ...}``, Yoast's
@@ -32,11 +33,13 @@ around the text.
    (in an author card too long to be a byline, up to ``MAX_CARD_CHARS``, the name its first heading
    holds), a link to an author page ("/author/x/"; an avatar's initials "JD" give the name the link's
    title holds). After rule 4 because portals' author boxes name the account that posted, not the reporter.
+   A box naming an account for its releases ("江城发布 关注": a government office's account) names no writer.
    ``line:label`` -- a paragraph anywhere in the text opening with a writer's label ("Autorin: X, Rolle"),
    unless among other labelled lines (a book's record: "Titel: / Autorin: / Verlag:").
 6. ``line:sign-off`` -- the name after a blog post's closing greeting ("Euer Jan", "Liebe Grüße, Tine").
    ``line:name`` -- a line that is only a name: a Chinese name among the ``ABOVE_NAME_LINES`` lines above
-   the text, or a two-to-three-word Latin name closing the content node. ``line:dated-name`` -- a Latin
+   the text (below a breadcrumb row: above it is the site's menu), or a two-to-three-word Latin name
+   closing the content node. ``line:dated-name`` -- a Latin
    name alone beside a date alone among those lines, when the site links an author page of that name.
    ``line:name-role`` -- a Latin name alone over a line of the writer's role ("BBC News, Business reporter").
 
@@ -162,8 +165,9 @@ _AUTHOR_ITEMPROPS = frozenset(("author", "creator"))
 _BYLINE_CLASS = lazy_compile(
     r"(?:^|[\s_-])(?:by-?line|author|autor|auteurs?|autore|writer)(?:[\s_-]?name)?(?:$|[\s_-])", re.I
 )
-#: the class of the name's own element inside an author box ("author__name", "byline-name")
-_NAME_CLASS = lazy_compile(r"(?:author|byline|writer)[\s_-]*name", re.I)
+#: the class of the name's own element inside an author box ("author__name", "byline-name",
+#: "author-meta-name")
+_NAME_CLASS = lazy_compile(r"(?:author|byline|writer)(?:[_-][a-z]+)?[\s_-]*name", re.I)
 _CLASSED = etree.XPath(".//*[@class]")
 _NOT_BYLINE_CLASS = lazy_compile(
     r"comment|bio|avatar|description|about|box|list|more|posts|img|photo|social|follow", re.I
@@ -295,7 +299,9 @@ _CJK_ORGANISATION = lazy_compile(
 _FURNITURE = lazy_compile(
     r"返回|首页|顶部|本页|更多|相关|热点|专题|下载|登录|注册|搜索|导航|网友|留言|回复|正文|全文|分享|微信|微博|"
     r"评论|字号|图片|视频|新闻|国内|国际|社会|财经|体育|娱乐|科技|频道|关注|收藏|点赞|阅读|推荐|广告|打印|"
-    r"显示|隐藏|展开|收起|全部|上一|下一|目录|简介|联系|订阅"
+    r"显示|隐藏|展开|收起|全部|上一|下一|目录|简介|联系|订阅|"
+    # an account named for its releases ("江城发布": a government office's)
+    r"发布"
 )
 #: values that are placeholders or account handles rather than names
 _PLACEHOLDER = lazy_compile(
@@ -360,6 +366,9 @@ _OUTLET = lazy_compile(
     # a news service named for its bulletins, alone or after a word: "商讯", "财经快讯" (not "张讯")
     rf"|^[{_CJK}A-Za-z]{{0,12}}(?:资讯|快讯|商讯|简讯|电讯)$"
 )
+#: a site's column or feed posting in the writer's place ("股市行情", "行情实时播报", "新浪财经-自媒体综合"):
+#: no writer, and no outlet either (see :func:`is_column`)
+_COLUMN = lazy_compile(rf"^[{_CJK}A-Za-z·-]{{1,12}}(?:行情|播报|综合)$")
 #: two or more spaces, or an ideographic space: a gap between names, not inside one
 _WIDE_GAP = lazy_compile(r"\s{2,}|\u3000")
 #: the bracket closing a byline given in brackets ("（记者 张三）"): what follows is the text
@@ -699,7 +708,10 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
                 if len(text) <= MAX_BYLINE_LINE:
                     # an author box holding the name and the role apart: the name's element
                     named = next((d for d in _CLASSED(el) if _NAME_CLASS.search(d.get("class", ""))), None)
-                    marked = _byline_value(text if named is None else _element_text(named))
+                    shown = text if named is None else _element_text(named)
+                    marked = _byline_value(shown)
+                    if marked and _release_account(marked):
+                        marked = None
                 elif len(text) <= MAX_CARD_CHARS:
                     marked = _card_name(el)
                 marked = None if marked and _in_aside(el) else marked
@@ -708,6 +720,17 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
     if marked:
         return Found(marked, "byline:class")
     return Found(linked, "byline:link") if linked else NOT_FOUND
+
+
+def _release_account(name: str) -> bool:
+    """Whether an author box's ``name`` is an account named for its releases ("中国广州发布", "上海发布": a
+    government office's, on a portal's account platform): no writer. (发布 as a label, "发布于", "发布时间",
+    ends a value before it: ``_VALUE_END``.)
+
+    >>> _release_account("中国广州发布"), _release_account("张三")
+    (True, False)
+    """
+    return len(name) > 2 and name.endswith("发布")
 
 
 #: the longest author card read for its heading's name (the name, a role line, buttons and counts; a
@@ -940,10 +963,14 @@ def text_start_lines(page: Page, body: BodyResult) -> list[str]:
     return _range_lines(page, anchor, min(len(page.stats), anchor + TEXT_START_ELEMENTS))
 
 
+#: a breadcrumb row: two arrows with a crumb between ("首页 > 财经 > 正文")
+_CRUMB_ROW = lazy_compile(r"[>»›＞→][^>»›＞→]+[>»›＞→]")
+
+
 def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list[str]]:
     """Lines where bylines sit, best first: before the first main paragraph (nearest first), the edges of
     the text, after the content node. Then the lines where a bare name is a byline: the one right above
-    the text, and the last one of the content node."""
+    the text (up to a breadcrumb row), and the last one of the content node."""
     stats = page.stats
     index = stats.index
     lines: list[str] = []
@@ -954,7 +981,10 @@ def near_lines(page: Page, body: BodyResult) -> tuple[list[str], list[str], list
         # nearest first: a byline sits right above the text, navigation further up
         before = _range_lines(page, max(0, anchor - NEAR_ELEMENTS), anchor)
         lines.extend(reversed(before))
-        above.extend(before[: -ABOVE_NAME_LINES - 1 : -1])
+        for line in before[: -ABOVE_NAME_LINES - 1 : -1]:
+            if _CRUMB_ROW.search(line):
+                break  # a breadcrumb row: above it is the site's navigation ("和讯网 > 股票 > 正文")
+            above.append(line)
     paras = body.paragraphs
     above.extend(paras[:2])  # the text may start with its byline
     lines.extend(paras[:EDGE_PARAGRAPHS])
@@ -1145,6 +1175,16 @@ def is_outlet(value: str) -> bool:
     True
     """
     return bool(_OUTLET.match(value.replace(" ", ""))) or "》" in value or site_name_like(value)
+
+
+def is_column(value: str) -> bool:
+    """True when ``value`` names a site's column or feed, not a person (an author box's "股市行情", a
+    portal's "新浪财经-自媒体综合" in its author meta): neither the writer nor the page's source.
+
+    >>> is_column("股市行情"), is_column("新浪财经-自媒体综合"), is_column("张三"), is_column("新京报")
+    (True, True, False, False)
+    """
+    return _COLUMN.match(value.replace(" ", "")) is not None
 
 
 def split_names(value: str | None) -> tuple[str, ...]:
@@ -2050,7 +2090,7 @@ def _author_chain(
     published_by = publishers(meta)
     provided = providers(meta, page.url) if meta.json_ld else {}
     for key, value in declared_authors(page):
-        if is_outlet(value) or (provided and name_key(value) in provided):
+        if is_outlet(value) or is_column(value) or (provided and name_key(value) in provided):
             continue
         head = value.split(",", 1)[0].strip()
         if (
@@ -2123,6 +2163,8 @@ def _author_chain(
     markup = _byline_markup(page, body)
     if markup and _chinese_outlet(markup.value or ""):
         markup = NOT_FOUND  # an author box naming a news outlet (qq: "央视新闻"): the source (byline_outlet)
+    if markup and is_column(markup.value or ""):
+        markup = NOT_FOUND  # an author box naming the site's column ("股市行情"): no writer
     if markup and provided and name_key(markup.value or "") in provided:
         markup = NOT_FOUND
     if markup and (site.is_own_name(markup.value or "") or is_organisation(markup.value or "")):
