@@ -322,3 +322,23 @@ def test_an_account_or_a_column_is_no_writer(
 ) -> None:
     r = extract(html)
     assert (r.author, r.editor, r.source) == expected
+
+
+#: editors known by a pen name, no surname first: the closing line, then the editor
+PEN_NAMES: dict[str, tuple[str, str, str]] = {
+    "责任编辑 with its colon": ("163", "<div class='post_author'>来源：新京报 责任编辑：小鱼</div>", "小鱼"),
+    "编辑 with its colon, a proofreader after it": ("thepaper", "<p>编辑：阿力 校对：王五</p>", "阿力"),
+    "责编, a Latin pen name": ("people", "<div class='edit clearfix'>(责编：Ada)</div>", "Ada"),
+    "two pen names": ("people", "<div class='edit clearfix'>(责编：小鱼、阿力)</div>", "小鱼、阿力"),
+    "责任编辑 without a colon": ("sohu", "<p>责任编辑 小鱼</p>", "小鱼"),
+    "责任编辑 without a colon in brackets": ("sohu", "<p>（责任编辑 小鱼）</p>", "小鱼"),
+}
+
+
+@pytest.mark.parametrize(("name", "end", "editor"), PEN_NAMES.values(), ids=list(PEN_NAMES))
+def test_an_editor_known_by_a_pen_name_is_the_editor(name: str, end: str, editor: str) -> None:
+    """A pen name is kept whole as the editor, never the writer; 责任编辑 and 责编 name only the editor, so
+    the name after them needs no colon (after 编辑 alone it does, or a surname: "编辑推荐" is no credit)."""
+    r = extract(portal(name, end=end))
+    assert (r.author, r.editor, r.text.split("\n")[-1]) == (None, editor, PARAGRAPHS[-1])
+    assert extract(portal("sohu", end="<p>编辑 阿力</p>")).editor is None

@@ -5,7 +5,8 @@ Editor (``Extraction.editor``), the person answerable for the page on Chinese po
 X" in the lines the author chain read by the text, else at the text's ends: :func:`_english_editor`):
 
 1. ``line:editor`` -- 责任编辑：X, 责编 X, 编辑：X in the lines by the text (:func:`author.near_lines`,
-   nearest first); without a colon the name must start with a common surname ("编辑推荐" is no credit).
+   nearest first); without a colon the name must start with a common surname ("编辑推荐" is no credit),
+   unless it is a short name after 责任编辑 or 责编 ("责任编辑 小鱼": a pen name).
 2. ``page:editor`` -- the same anywhere on the page (portals put it after the text, sometimes far below
    it, and body cleaning may have removed the line from the text).
 
@@ -125,6 +126,10 @@ _FILED_IN = lazy_compile(r"\s+in\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*")
 #: a credit line is at most this long, and among the last this many paragraphs of the text
 MAX_WIRE_CREDIT_CHARS = 400
 WIRE_CREDIT_PARAGRAPHS = 3
+#: the labels that name nothing but the story's editor: after them a name needs no colon nor a surname
+EDITOR_OWN_LABELS = ("责任编辑", "責任編輯", "责编", "責編")
+#: ... when it is this short (a pen name: "小鱼", "阿力")
+MAX_PEN_NAME_CHARS = 4
 #: a line holding a credit is at most this long (a longer one is running text)
 MAX_CREDIT_LINE = 120
 #: quote marks that may wrap a whole title
@@ -264,11 +269,18 @@ def _editor(lines: Iterable[str], source: str) -> Found:
             value = names_after(line[m.end() :])
             if not value:
                 continue
-            if m.group("colon") is None and not all(
-                n[:1] in surnames or n[:2] in surnames for n in split_names(value) if not n.isascii()
+            names = split_names(value)
+            if (
+                m.group("colon") is None
+                and not all(n[:1] in surnames or n[:2] in surnames for n in names if not n.isascii())
+                # a pen name after the editor's own label: "责任编辑 小鱼" (not "编辑 阿力": a verb too)
+                and not (
+                    m.group(0).startswith(EDITOR_OWN_LABELS)
+                    and all(len(n) <= MAX_PEN_NAME_CHARS for n in names if not n.isascii())
+                )
             ):
                 continue
-            return Found(join_names(split_names(value)), source)
+            return Found(join_names(names), source)
     return NOT_FOUND
 
 
