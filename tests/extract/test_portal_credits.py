@@ -342,3 +342,50 @@ def test_an_editor_known_by_a_pen_name_is_the_editor(name: str, end: str, editor
     r = extract(portal(name, end=end))
     assert (r.author, r.editor, r.text.split("\n")[-1]) == (None, editor, PARAGRAPHS[-1])
     assert extract(portal("sohu", end="<p>编辑 阿力</p>")).editor is None
+
+
+#: what stands by a writer's name and is no name: page, then (author, source)
+BESIDE_THE_NAME: dict[str, tuple[str, tuple[str | None, str | None]]] = {
+    "the font size tool after the name": (
+        portal("thepaper", info="<p>作者：王小明 文字大小：【大】【中】【小】</p>"),
+        ("王小明", None),
+    ),
+    "a chart's maker's verb after the name": (
+        portal("xinhuanet", first="<p>图表：地铁新线开通 新华社记者 王小明 编制</p>"),
+        ("王小明", None),
+    ),
+    "an empty writer's label before the mobile site's link": (
+        portal("thepaper", info="<p>2024-05-03 09:46 来源: 作者: <a href='/m/'>手机版</a></p>"),
+        (None, None),
+    ),
+    "the outlet before its reporter in the text's closing brackets": (
+        portal("sohu", end="<p>下一步还将加快建设另外三条线路。（示例网 王小明）</p>"),
+        ("王小明", None),
+    ),
+    "an account card's counts after a writer's name": (
+        portal(
+            "sohu",
+            end="<div class='article-author-card'><div class='card-userinfo'>王小明</div>"
+            "<div class='card-message'><span>文章</span><span>128</span><span>总阅读</span></div></div>",
+        ),
+        ("王小明", None),
+    ),
+    "a portal's government channel's account card": (
+        portal(
+            "sohu",
+            info="<span data-role='original-link'>来源: <a href=''>示例政务</a></span>",
+            end="<div class='article-author-card'><div class='card-userinfo'>示例政务</div>"
+            "<div class='card-message'><span>文章</span><span><em></em></span><span>总阅读</span></div>"
+            "</div>",
+        ),
+        (None, "示例政务"),
+    ),
+}
+
+
+@pytest.mark.parametrize(("html", "expected"), BESIDE_THE_NAME.values(), ids=list(BESIDE_THE_NAME))
+def test_page_furniture_by_the_writers_name_is_no_name(
+    html: str, expected: tuple[str | None, str | None]
+) -> None:
+    r = extract(html)
+    assert (r.author, r.source) == expected

@@ -339,6 +339,11 @@ _VALUE_END = lazy_compile(
     r"(?:来源|來源|作者|编辑|责任编辑|责编|时间|日期|发布(?=[于時时日：:])|发表|更新|点击|阅读|浏览|字号|字体|打印|"
     r"评论|分享|关注|订阅|"
     r"收藏|关闭|推荐|原标题|摄影?|图片|报道|发自|出自|出处|稿源|举报|整合|撰稿|编译|供稿|"
+    # a chart's maker's verb after the name ("新华社记者 X 编制"), the tools a byline row holds ("文字大小：
+    # 【大】【中】【小】", "手机版")
+    r"编制|制图|文字大小|手机版|"
+    # an account card's counts after its name ("X 文章 41076 总阅读", "总篇数919篇", "粉丝 12万")
+    r"总篇数|粉丝|(?<=\s)文章(?=\s|\d|$)|文章(?=\d|总)|"
     # the same in the traditional characters of Hong Kong and Taiwan papers ("台北報導", "攝影", "採訪")
     r"報導|報道|报导|發自|攝影?|採訪|即時|"
     # a dateline's 电 / 讯 ("5月3日电", "张三 电"), not the end of a name ("腾讯", "商讯", "张讯")
@@ -366,9 +371,9 @@ _OUTLET = lazy_compile(
     # a news service named for its bulletins, alone or after a word: "商讯", "财经快讯" (not "张讯")
     rf"|^[{_CJK}A-Za-z]{{0,12}}(?:资讯|快讯|商讯|简讯|电讯)$"
 )
-#: a site's column or feed posting in the writer's place ("股市行情", "行情实时播报", "新浪财经-自媒体综合"):
-#: no writer, and no outlet either (see :func:`is_column`)
-_COLUMN = lazy_compile(rf"^[{_CJK}A-Za-z·-]{{1,12}}(?:行情|播报|综合)$")
+#: a site's column or feed posting in the writer's place ("股市行情", "行情实时播报", "新浪财经-自媒体综合", a
+#: portal's government channel "搜狐政务"): no writer, and no outlet either (see :func:`is_column`)
+_COLUMN = lazy_compile(rf"^[{_CJK}A-Za-z·-]{{1,12}}(?:行情|播报|综合|政务)$")
 #: two or more spaces, or an ideographic space: a gap between names, not inside one
 _WIDE_GAP = lazy_compile(r"\s{2,}|\u3000")
 #: the bracket closing a byline given in brackets ("（记者 张三）"): what follows is the text
@@ -1329,8 +1334,10 @@ def _writer_line_of(lines: list[str], paragraphs: tuple[str, ...], photos: bool)
         m = _CLOSING.search(paragraphs[-1])
         if m:
             closing = _names(m.group(1))
-            if closing:
-                return Found(closing, "line:writer")
+            # the outlet before its reporter ("（新民网 李欣）") is the source, not a second writer
+            people = [n for n in split_names(closing) if not is_outlet(n)]
+            if people:
+                return Found(join_names(people), "line:writer")
         m = _LATIN_CLOSING.search(paragraphs[-1][-BYLINE_END_CHARS:])
         if m and not NOT_NAME_WORDS & {w.lower() for w in m.group(1).split()}:
             return Found(m.group(1), "line:writer")
