@@ -94,12 +94,14 @@ BYLINE_WORDS = lazy_compile(
     r"reuters|ap|afp|dpa|apa|efe|ansa|epd|kna|sda|upi|associated|press|"
     + "|".join(sorted({w.lower() for w in MONTH_WORDS} | set(_WEEKDAYS.split()), key=len, reverse=True))
     + r")\b\.?"
-    # Chinese: reporters' labels with their paper and rank ("澎湃新闻首席记者", "本报通讯员"), "发自北京"
-    # closing the line, the dateline's labels, a date's units
-    r"|(?:[\u4e00-\u9fff]{1,8}?(?:日报|晚报|早报|晨报|报|社|网|台|新闻|客户端))?"
+    # Chinese: reporters' labels with their paper and rank ("澎湃新闻首席记者", "本报通讯员",
+    # "21世纪经济报道记者"), "发自北京" or "北京报道" closing the line, the dateline's labels, a date's units
+    r"|(?:[\u4e00-\u9fff]{1,8}?(?:日报|晚报|早报|晨报|报道|报|社|网|台|新闻|客户端))?"
     rf"(?:{REPORTER_RANK}?(?:记者|通讯员)|(?:专栏|特约|签约)?作者|(?:特约)?评论员)"
     r"|实习生|撰文|撰稿人?|执笔人?"
     r"|文\s*[/／·、&]\s*图|图\s*[/／·、&]\s*文|文\s*[/／|｜丨]|丨|发自[\u4e00-\u9fff]{2,4}$"
+    # where the reporters filed from, closing the line ("记者 X 北京报道")
+    r"|(?<=\s)[\u4e00-\u9fff]{2,4}报道$"
     r"|来源|稿源|责任编辑|编辑"
     # and the tools a portal puts on that line: a comment counter, "手机看新闻", share, print, font size
     r"|有\s*\d*\s*人参与|参与互动|手机看新闻|我要评论|评论|跟贴|分享到?|打印|收藏|字号"

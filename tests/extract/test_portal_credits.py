@@ -61,6 +61,19 @@ TEMPLATES = {
     "<h1 class='news_title'>地铁新线开通</h1>"
     "<div class='news_about'>{info}</div><div class='news_txt'>{first}{body}</div>{end}</div>"
     "<div class='foot'>澎湃新闻版权所有</div>",
+    "guancha": "<title>地铁新线开通_观察者网</title></head><body><div class='content'>"
+    "<h3>地铁新线开通</h3>{info}"
+    "<div class='time fix'><span>2024-05-03 10:21:00</span><span>来源：观察者网</span></div>"
+    "<div class='all-txt'>{first}{body}</div>{end}</div>",
+    "caixin": "<title>地铁新线开通_财新网</title></head><body><div id='conTit'><h1>地铁新线开通</h1>"
+    "<div class='artInfo'>{info}<br>2024年05月03日 10:21</div></div>"
+    "<div id='Main_Content_Val' class='text'>{first}{body}{end}</div>",
+    "cctv": "<title>地铁新线开通_新闻频道_央视网(cctv.com)</title></head><body><div class='title_area'>"
+    "<h1>地铁新线开通</h1><div class='info1'>{info}</div></div>"
+    "<div class='content_area' id='content_area'>{first}{body}</div>{end}",
+    "21jingji": "<title>地铁新线开通_21经济网</title></head><body><div class='titleHead'>"
+    "<h1>地铁新线开通</h1><div class='newsDate'>2024-05-03 10:21</div>{info}</div>"
+    "<div class='txtContent'>{first}{body}</div>{end}",
 }
 
 
@@ -223,6 +236,31 @@ CASES: dict[str, tuple[str, tuple[str | None, tuple[str, ...], str | None, str |
     "thepaper: an account's follow button is no part of its name": (
         portal("thepaper", info="<p>2024-05-03 10:21 来源：健康城东 关注</p>"),
         (None, (), None, "健康城东"),
+    ),
+    "guancha: a columnist's box, the name its link, the role beside it": (
+        portal(
+            "guancha",
+            info="<div class='author-intro fix'><a href='/WangXiaoMing/list_1.shtml'><img src='/a.jpg'></a>"
+            "<p><a href='/WangXiaoMing/list_1.shtml'>王小明</a></p><span>某大学教授</span></div>",
+            end="<div class='editor-intro'>责任编辑：小鱼</div>",
+        ),
+        ("王小明", ("王小明",), "小鱼", "观察者网"),
+    ),
+    "caixin: 文｜ the outlet and its reporters, the page's editor and its layout editor": (
+        portal("caixin", info="文｜财新 王小明 李华", end="<p>责任编辑：王五 | 版面编辑：赵六</p>"),
+        ("王小明、李华", TWO, "王五", None),
+    ),
+    "cctv: 编辑 before 责任编辑, the one answerable for the page": (
+        portal(
+            "cctv",
+            info="来源：央视新闻客户端 | 2024年05月03日 10:21",
+            end="<div class='zebian'><p>编辑：王五 责任编辑：赵六</p></div>",
+        ),
+        (None, (), "赵六", "央视新闻客户端"),
+    ),
+    "21jingji: the paper's name ending in 报道 before 记者, the place filed from": (
+        portal("21jingji", first="<p>21世纪经济报道记者 王小明 李华 北京报道</p>", end="<p>(编辑：王五)</p>"),
+        ("王小明、李华", TWO, "王五", None),
     ),
     "thepaper: reporter in brackets opening the text": (
         portal("thepaper", info="<p>来源：澎湃新闻</p>", lead="（记者 王小明）"),
@@ -389,3 +427,11 @@ def test_page_furniture_by_the_writers_name_is_no_name(
 ) -> None:
     r = extract(html)
     assert (r.author, r.source) == expected
+
+
+@pytest.mark.parametrize(
+    "line", ["21世纪经济报道记者 王小明 李华 北京报道", "本报记者 王小明 北京报道", "记者 王小明 北京报道"]
+)
+def test_a_byline_closing_with_the_place_filed_from_leaves_the_text(line: str) -> None:
+    r = extract(portal("21jingji", first=f"<p>{line}</p>"))
+    assert r.text.split("\n") == list(PARAGRAPHS)

@@ -26,7 +26,8 @@ around the text.
    "（X 上海报道）", "08:19 [ X ]", forum "本贴由X于" / "X 发表于". Before 报道 the last word is the place
    filed from ("记者 X 山东冠县报道") unless it is a second name ("记者 X Y 报道") that neither ends like a
    place nor is a known one (``data/chinese_places.txt``). Traditional characters read alike
-   ("聯合報╱記者X／台北報導", "〔記者X／台北報導〕"); a photographer's credit ("记者 X 摄") counts only
+   ("聯合報╱記者X／台北報導", "〔記者X／台北報導〕"); an outlet among the names is the source ("文｜财新 X Y",
+   "21世纪经济报道记者 X"); a photographer's credit ("记者 X 摄") counts only
    when no line names a writer otherwise. ``line:credit`` -- a short paragraph opening the text that
    credits the writer ("Eine Kolumne von X").
 5. ``byline:class`` / ``byline:link`` -- an element near the text whose class or id says byline or author
@@ -34,6 +35,8 @@ around the text.
    holds), a link to an author page ("/author/x/"; an avatar's initials "JD" give the name the link's
    title holds). After rule 4 because portals' author boxes name the account that posted, not the reporter.
    A box naming an account for its releases ("江城发布 关注": a government office's account) names no writer.
+   In a box holding more than the name, the name is its element's ("author-name", "author-meta-name") or
+   the box's link naming a person ("<a>王小明</a> 某大学教授").
    ``line:label`` -- a paragraph anywhere in the text opening with a writer's label ("Autorin: X, Rolle"),
    unless among other labelled lines (a book's record: "Titel: / Autorin: / Verlag:").
 6. ``line:sign-off`` -- the name after a blog post's closing greeting ("Euer Jan", "Liebe Grüße, Tine").
@@ -178,7 +181,7 @@ _CJK = r"\u3400-\u9fff"
 REPORTER_RANK = rf"(?:首席|见习|实习|特派|特约|资深|全媒体|融媒体|驻[{_CJK}]{{1,3}}?)"
 #: writer keywords: a name follows ("作者：X", "记者 X", "文/X", "执笔人：X")
 _WRITER = lazy_compile(
-    rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端報臺網聞誌視點]))"
+    rf"(?:(?<![{_CJK}])|(?<=[报社台网站刊闻志视点端報臺網聞誌視點道]))"
     rf"(?:(?:专栏|特约|签约)?作者(?!简介|介绍|手记|的话|按|注|们)|撰文|执笔人?|撰稿人?|本报记者|"
     # (記者: the traditional characters of Hong Kong and Taiwan papers, "聯合晚報╱記者張博亭")
     rf"{REPORTER_RANK}?[记記]者(?!{NOT_AFTER_REPORTER})|(?:特约)?评论员(?!文章)|通讯员|实习生|编译|原作者|"
@@ -713,6 +716,12 @@ def _byline_markup(page: Page, body: BodyResult) -> Found:
                 if len(text) <= MAX_BYLINE_LINE:
                     # an author box holding the name and the role apart: the name's element
                     named = next((d for d in _CLASSED(el) if _NAME_CLASS.search(d.get("class", ""))), None)
+                    if named is None:
+                        # ... or the box's link naming a person, the role or bio beside it ("<p><a>王小明</a>
+                        # </p><span>某大学教授</span>": guancha's columnist box)
+                        named = next(
+                            (a for a in el.iter("a") if is_person_name(_element_text(a).strip())), None
+                        )
                     shown = text if named is None else _element_text(named)
                     marked = _byline_value(shown)
                     if marked and _release_account(marked):
@@ -1318,7 +1327,9 @@ def _writer_line_of(lines: list[str], paragraphs: tuple[str, ...], photos: bool)
             for other in lines[i + 1 : i + 1 + MORE_BYLINE_LINES]:
                 if len(other) <= MAX_BYLINE_LINE and _WRITER.search(other.strip()[:BYLINE_KEY_CHARS]):
                     names += [n for v in _keyword_values(other, _WRITER, people=True) for n in split_names(v)]
-            return Found(join_names(dict.fromkeys(names)), "line:writer")
+            # the outlet before its reporters ("文｜财新 王小明 李华") is the source, not a writer
+            people = [n for n in names if not is_outlet(n)] or names
+            return Found(join_names(dict.fromkeys(people)), "line:writer")
         by = _by_line(line) or _role_line(line)
         if by:
             return Found(by, "line:writer")

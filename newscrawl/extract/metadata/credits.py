@@ -6,7 +6,8 @@ X" in the lines the author chain read by the text, else at the text's ends: :fun
 
 1. ``line:editor`` -- 责任编辑：X, 责编 X, 编辑：X in the lines by the text (:func:`author.near_lines`,
    nearest first); without a colon the name must start with a common surname ("编辑推荐" is no credit),
-   unless it is a short name after 责任编辑 or 责编 ("责任编辑 小鱼": a pen name).
+   unless it is a short name after 责任编辑 or 责编 ("责任编辑 小鱼": a pen name). A line naming both gives
+   the 责任编辑 ("编辑：X 责任编辑：Y": Y).
 2. ``page:editor`` -- the same anywhere on the page (portals put it after the text, sometimes far below
    it, and body cleaning may have removed the line from the text).
 
@@ -265,7 +266,10 @@ def _editor(lines: Iterable[str], source: str) -> Found:
     for line in lines:
         if len(line) > MAX_CREDIT_LINE:
             continue
-        for m in EDITOR_KEYWORD.finditer(line):
+        matches = list(EDITOR_KEYWORD.finditer(line))
+        # "编辑：X 责任编辑：Y": the editor answerable for the page is Y
+        matches.sort(key=lambda m: not m.group(0).startswith(EDITOR_OWN_LABELS))
+        for m in matches:
             value = names_after(line[m.end() :])
             if not value:
                 continue
