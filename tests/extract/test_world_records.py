@@ -320,3 +320,22 @@ def test_russian_writer_label_names_the_writer(label):
 def test_arabic_and_hindi_month_names_date_the_page(lang, sentence, shown):
     r = extract(lang_page(lang, sentence, f"<span>{shown}</span>"), url="https://www.example.com/news/12345")
     assert r.published_at == "2026-11-24"
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence", "meta", "writer"),
+    [
+        ("ar", SENTENCE_AR, "<span>بقلم: محمد أحمد</span> <span>الثلاثاء 24 نوفمبر 2026</span>", "محمد أحمد"),
+        ("ar", SENTENCE_AR, "<span>كتب - عبد الله سالم</span>", "عبد الله سالم"),
+        ("hi", SENTENCE_HI, "<span>लेखक: राम शर्मा</span> <span>24 नवंबर 2026</span>", "राम शर्मा"),
+        ("hi", SENTENCE_HI, "<span>रिपोर्ट: राम शर्मा</span><span>अपडेटेड: 24 नवंबर 2026</span>", "राम शर्मा"),
+    ],
+)
+def test_arabic_and_hindi_writer_labels_name_the_writer(lang, sentence, meta, writer):
+    r = extract(lang_page(lang, sentence, meta), url="https://www.example.com/news/12345")
+    assert (r.author, r.sources["author"]) == (writer, "line:writer")
+
+
+def test_an_arabic_label_before_one_word_names_nobody():
+    r = extract(lang_page("ar", SENTENCE_AR, "<span>إعداد: التحرير</span>"), url="https://www.example.com/n/1")
+    assert r.author is None

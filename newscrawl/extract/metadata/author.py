@@ -74,6 +74,7 @@ from lxml import etree
 from newscrawl.extract.document import Element, collapse, subtree_text
 from newscrawl.extract.entities import unescape
 from newscrawl.extract.lazyre import lazy_compile
+from newscrawl.extract.metadata.date_data import MONTHS
 from newscrawl.extract.metadata.dates import find_dates
 from newscrawl.extract.metadata.shared import shared
 from newscrawl.extract.metadata.title import (
@@ -190,7 +191,10 @@ _WRITER = lazy_compile(
     r"[Aa]uthors?\s*:|Autor(?:in|en|innen)?\s*:|Autor(?:in)?\s*/\s*Autor(?:in)?\s*:?|Autor[/*:]in(?:nen)?\s*:?|"
     r"[Ww]ritten by\s*:?|"
     # Russian: "Автор: X", "Авторы: X", "Текст: X"
-    r"Автор(?:ы)?\s*:|Текст\s*:)\s*[:：]?\s*"
+    r"Автор(?:ы)?\s*:|Текст\s*:|"
+    # Arabic: "بقلم: X" (by the pen of), "كتب: X" (wrote), "إعداد: X" (prepared by); Hindi: "लेखक: X" (writer),
+    # "रिपोर्ट: X" (report), "संवाददाता: X" (correspondent)
+    r"بقلم|كتبت?\s*[:：\-–]|إعداد\s*:|लेखक\s*:|रिपोर्ट\s*:|संवाददाता\s*:)\s*[:：\-–]?\s*"
 )
 #: editor keywords (the value follows; "编辑部", "编辑推荐" are not credits)
 EDITOR_KEYWORD = lazy_compile(
@@ -216,6 +220,11 @@ _WRITER_GROUPS: tuple[re.Pattern[str], ...] = (
 _CJK_KEY = lazy_compile(
     r"作者|撰|执笔|[记記]者|评论员|通讯员|实习生|编|編|文字?\s*[/／|｜丨:：·、&]|图\s*[/／·、&]\s*文|来源|來源|稿源|出处|出自|本[贴帖]由|发表于|發表於"
 )
+#: Arabic and Hindi writers' labels opening a line (_WRITER), tested only on a line opening with one of
+#: their first letters (in the alternation above they slowed every Chinese line's test by a fifth)
+_SCRIPT_LABELS = ("بقلم", "كتب", "إعداد", "लेखक", "रिपोर्ट", "संवाददाता")
+_SCRIPT_KEY = lazy_compile(r"بقلم|كتبت?\s*[:：\-–]|إعداد\s*:|लेखक|रिपोर्ट\s*:|संवाददाता\s*:")
+_SCRIPT_KEY_FIRST = frozenset(label[0] for label in _SCRIPT_LABELS)
 _TIME_BRACKET = lazy_compile(r"\d:\d\d\s*[\[【]")
 #: the verb a blog or forum byline opens with before its "by" ("Geschrieben von X", "erstellt von X",
 #: "Publié par X"; not "Posted by", which opens the social-media posts embedded in a text)
@@ -244,6 +253,7 @@ def _any_key(line: str) -> bool:
         or "Автор" in line
         or "Текст" in line
         or (not line.isascii() and _CJK_KEY.search(line) is not None)
+        or (line[:1] in _SCRIPT_KEY_FIRST and _SCRIPT_KEY.match(line) is not None)
         or (":" in line and _TIME_BRACKET.search(line) is not None)
         or _BY_OPENING.match(line) is not None
     )
@@ -484,6 +494,10 @@ def _names(run: str) -> str | None:
     if label:
         run = run[: label.start()]  # "Von Anna Schmidt Stand: 25.11.2026": the label ends the names
     latin = _LATIN_NAMES.match(run)
+    if latin is None and "\u0600" <= run[:1] <= "\u097f":
+        script = _SCRIPT_NAME.match(run)  # an Arabic or Hindi name: its words up to a date's or a place's
+        if script:
+            return _script_name(script.group(0))
     if latin:
         value = latin.group(0).strip(_STRIP)
         wire = _CAPS_THEN_WIRE.search(value)
@@ -547,6 +561,42 @@ def _without_place(value: str) -> str:
             return head
         return value
     return value
+
+
+#: a name in a script without capitals after a writer's label: Arabic or Devanagari words (letters and
+#: their marks; not the Arabic comma, the danda or digits)
+_SCRIPT_NAME = lazy_compile(
+    r"[\u0621-\u065f\u0671-\u06d3]+(?:[ \t]+[\u0621-\u065f\u0671-\u06d3]+)*"
+    r"|[\u0900-\u0963\u0970-\u097f]+(?:[ \t]+[\u0900-\u0963\u0970-\u097f]+)*"
+)
+#: the most words of such a name ("عبد الله محمد أحمد")
+MAX_SCRIPT_NAME_WORDS = 4
+#: words that end such a name: "in", "from", weekdays, "updated", "by" (Hindi's postposition), a month
+_NOT_SCRIPT_NAME = frozenset(
+    """في من و - الأحد الاثنين الثلاثاء الأربعاء الخميس الجمعة السبت نشر تحديث آخر मंगलवार सोमवार बुधवार
+    गुरुवार शुक्रवार शनिवार रविवार अपडेटेड प्रकाशित द्वारा""".split()
+) | frozenset(MONTHS)
+#: ... those of them long enough to be told glued to the name's last word
+_GLUED_STOPS = tuple(w for w in _NOT_SCRIPT_NAME if len(w) >= 4 and w[0] >= "\u0600")
+
+
+def _script_name(run: str) -> str | None:
+    """The name opening ``run`` (Arabic or Devanagari words): its words up to one of
+    ``_NOT_SCRIPT_NAME``, also when markup glued that word to the name's last ("राम शर्माअपडेटेड").
+
+    >>> _script_name("محمد أحمد الثلاثاء"), _script_name("राम शर्माअपडेटेड"), _script_name("محمد")
+    ('محمد أحمد', 'राम शर्मा', None)
+    """
+    words: list[str] = []
+    for word in run.split()[: MAX_SCRIPT_NAME_WORDS + 1]:
+        if word in _NOT_SCRIPT_NAME:
+            break
+        glued = next((w for w in _GLUED_STOPS if word.endswith(w) and len(word) > len(w)), None)
+        if glued:
+            words.append(word[: -len(glued)])
+            break
+        words.append(word)
+    return " ".join(words) if 2 <= len(words) <= MAX_SCRIPT_NAME_WORDS else None
 
 
 def _is_writer(word: str) -> bool:
