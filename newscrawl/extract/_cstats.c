@@ -1541,6 +1541,45 @@ has_stripped_byte(PyObject *self, PyObject *arg)
     return PyBool_FromLong(found);
 }
 
+PyDoc_STRVAR(may_hold_attribute_doc,
+"may_hold_attribute(root, name, value) -> bool\n\n"
+"False when no element of ``root``'s subtree, itself included, has an attribute ``name`` (in any namespace)\n"
+"whose value is ``value``: an XPath testing ``@name = 'value'`` there finds nothing. True when one has, or\n"
+"when an attribute of that name holds more than one text node (the XPath then decides).");
+
+static PyObject *
+may_hold_attribute(PyObject *self, PyObject *args)
+{
+    PyObject *root_obj;
+    const char *name, *value;
+    if (!PyArg_ParseTuple(args, "Oss:may_hold_attribute", &root_obj, &name, &value))
+        return NULL;
+    if (!is_element(root_obj)) {
+        PyErr_Format(PyExc_TypeError, "may_hold_attribute() needs an lxml element, got %R", root_obj);
+        return NULL;
+    }
+    const xmlNode *root = NODE_OF(root_obj);
+    if (root == NULL || root->type != XML_ELEMENT_NODE)
+        Py_RETURN_TRUE;
+    Py_ssize_t depth = 0;
+    for (const xmlNode *node = root; node != NULL; node = preorder_next(node, root, &depth)) {
+        for (const xmlAttr *attr = node->properties; attr != NULL; attr = attr->next) {
+            if (attr->name == NULL || strcmp((const char *)attr->name, name) != 0)
+                continue;
+            const xmlNode *text = attr->children;
+            if (text == NULL) { /* the empty value */
+                if (value[0] == '\0')
+                    Py_RETURN_TRUE;
+                continue;
+            }
+            if (text->type != XML_TEXT_NODE || text->next != NULL || text->content == NULL
+                || strcmp((const char *)text->content, value) == 0)
+                Py_RETURN_TRUE;
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
 /* ---- the module ---------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -1554,6 +1593,7 @@ static PyMethodDef methods[] = {
     {"paragraphs", paragraphs, METH_VARARGS, paragraphs_doc},
     {"count_tags", count_tags, METH_VARARGS, count_tags_doc},
     {"has_stripped_byte", has_stripped_byte, METH_O, has_stripped_byte_doc},
+    {"may_hold_attribute", may_hold_attribute, METH_VARARGS, may_hold_attribute_doc},
     {NULL, NULL, 0, NULL},
 };
 

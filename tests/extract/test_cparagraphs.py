@@ -1,6 +1,7 @@
-"""The C forms of three per-page passes equal their Python references (newscrawl/extract/_cstats.c):
-``paragraphs`` (document.python_paragraphs), the noise count of ``strip_noise`` (``root.iter(*tags)``)
-and the control-byte check of ``decode_html``; on hand-written trees and bytes, and on random ones."""
+"""The C forms of per-page passes equal their Python references (newscrawl/extract/_cstats.c):
+``paragraphs`` (document.python_paragraphs), the noise count of ``strip_noise`` (``root.iter(*tags)``),
+the control-byte check of ``decode_html`` and the look for an ``itemprop="datePublished"`` before
+``collect_page_meta``'s XPath; on hand-written trees and bytes, and on random ones."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from test_cstats_random import trees  # (random trees of text, comments and inst
 from newscrawl.extract import decode, document, native
 from newscrawl.extract.clean import strip_noise
 from newscrawl.extract.document import body_of, paragraphs, python_paragraphs
+from newscrawl.extract.metadata import collect
 from newscrawl.extract.tags import BLOCK_TAGS, DESIGN_CARD_NOISE_TAGS
 
 hypothesis = pytest.importorskip("hypothesis")  # (the test extra has it)
@@ -149,3 +151,50 @@ def test_each_byte_value_at_each_place_of_a_word():
 @hypothesis.given(st.binary(max_size=40))
 def test_the_control_byte_check_on_random_bytes(data: bytes):
     assert cstats.has_stripped_byte(data) == _python_has_stripped_byte(data)
+
+
+@needs_c
+@pytest.mark.parametrize(
+    ("markup", "holds"),
+    [
+        ('<div><span itemprop="datePublished" content="2026-11-24">x</span></div>', True),
+        ('<div itemprop="datePublished"></div>', True),  # no date on it: the XPath finds no holder
+        ('<div itemprop="datePublished headline" content="x"></div>', False),  # (nor does the XPath)
+        ('<div itemprop="author"><time datetime="2026-11-24">x</time></div>', False),
+        ('<div itemprop=""></div><p data-itemprop="datePublished">x</p>', False),
+        ("<div>&lt;itemprop&gt; datePublished</div>", False),
+    ],
+)
+def test_the_look_for_a_date_holder(markup: str, holds: bool):
+    root = html.fromstring(f"<html><body>{markup}</body></html>")
+    assert cstats.may_hold_attribute(root, "itemprop", "datePublished") is holds
+    assert cstats.may_hold_attribute(root, "itemprop", "") is ('itemprop=""' in markup)
+    if not holds:
+        assert collect._DATE_HOLDERS(root) == []
+
+
+@needs_c
+def test_an_attribute_value_of_several_nodes_is_left_to_the_xpath():
+    markup = '<!DOCTYPE d [<!ENTITY e "Published">]><d><x itemprop="date&e;" content="1"/></d>'
+    root = etree.fromstring(markup, etree.XMLParser(resolve_entities=False))
+    assert cstats.may_hold_attribute(root, "itemprop", "datePublished") is True  # (the XPath decides)
+    assert cstats.may_hold_attribute(root, "itemprop", "other") is True
+
+
+_ITEMPROPS = st.lists(st.sampled_from(["datePublished", "headline", "", "datePublished "]), max_size=6)
+
+
+@needs_c
+@hypothesis.settings(max_examples=200, deadline=None)
+@hypothesis.given(trees(), _ITEMPROPS)
+def test_no_date_holder_the_xpath_would_find_is_missed(root, values):
+    elements = list(root.iter(etree.Element))
+    for el, value in zip(elements, values, strict=False):
+        el.set("itemprop", value)
+        el.set("content", "2026-11-24")
+    for node in elements:
+        if not cstats.may_hold_attribute(node, "itemprop", "datePublished"):
+            assert collect._DATE_HOLDERS(node) == []
+        assert cstats.may_hold_attribute(node, "itemprop", "datePublished") == any(
+            el.get("itemprop") == "datePublished" for el in node.iter(etree.Element)
+        )
