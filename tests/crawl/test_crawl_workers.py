@@ -353,8 +353,9 @@ def test_two_workers_each_compute_ahead_their_share_and_are_asked_its_tasks():
 
 
 def test_tasks_without_a_share_are_spread_over_the_workers_looking_ahead():
-    # nothing to compute ahead; the tasks no share holds go to whichever worker is free, as in a crawl
-    _, _, answers, counts = split_run([], [f"other-{n}" for n in range(40)], computed=0)
+    # nothing to compute ahead; the tasks no share holds go to whichever worker is free, as in a crawl (each
+    # takes 50 ms, so neither worker can answer all 40 before the other takes one, however loaded the machine)
+    _, _, answers, counts = split_run([], [f"nap-{n}" for n in range(40)], computed=0)
     assert {how for how, _ in answers} == {"computed"} and len({pid for _, pid in answers}) == 2
     assert counts == [2, 0, 0, 0]
 

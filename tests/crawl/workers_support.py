@@ -13,7 +13,7 @@ def echo(value: object) -> tuple[int, object]:
 
 
 def misbehave(what: str) -> int:
-    """Crash the worker, hang it, raise, or answer its pid, as ``what`` says."""
+    """Crash the worker, hang it, raise, take 50 ms ("nap-..."), or answer its pid, as ``what`` says."""
     if what == "crash":
         os.kill(os.getpid(), signal.SIGSEGV)
     if what == "exit":
@@ -22,6 +22,8 @@ def misbehave(what: str) -> int:
         time.sleep(3600)
     if what == "raise":
         raise ValueError("bad page")
+    if what.startswith("nap-"):  # a page that takes a while: a worker busy on it leaves the next to another
+        time.sleep(0.05)
     return os.getpid()
 
 
