@@ -400,6 +400,22 @@ BESIDE_THE_NAME: dict[str, tuple[str, tuple[str | None, str | None]]] = {
         portal("sohu", end="<p>下一步还将加快建设另外三条线路。（示例网 王小明）</p>"),
         ("王小明", None),
     ),
+    "the site's name from its copyright meta in the author meta": (
+        with_head(
+            portal("chinanews", info="来源：新民晚报"),
+            "<meta name='author' content='chinanews'>"
+            "<meta name='copyright' content='www.chinanews.com,版权所有'>",
+        ),
+        (None, "新民晚报"),
+    ),
+    "a reporter's credit glued after the text's last sentence": (
+        portal(
+            "sohu",
+            end="<p>沿线还将新建停车场三处，公交线路也将随之调整，方便市民换乘，"
+            "目前各站点的配套工程正在抓紧施工，预计年底前全部完成。记者王小明</p>",
+        ),
+        ("王小明", None),
+    ),
     "an account card's counts after a writer's name": (
         portal(
             "sohu",

@@ -11,7 +11,8 @@ around the text.
    A declared author that is only the site's own name (og:site_name, the host, ``data/site_names.txt``), a
    company or a Chinese news outlet (新京报, 新华社: :func:`is_outlet`) is held back; a site name or company
    is used only when rules 3-8 find nothing, an outlet never (it is the page's ``source``); nor is a site's
-   column or feed (股市行情, 新浪财经-自媒体综合: :func:`is_column`), here or in an author box. A JSON-LD
+   column or feed (股市行情, 新浪财经-自媒体综合: :func:`is_column`), here or in an author box, nor a word of
+   the host the copyright meta names ("chinanews" beside "www.chinanews.com,版权所有"). A JSON-LD
    author the page shows only after an editor's label ("Editor : X", "Redakteurin: X") is the story's editor:
    it is passed over for the byline by the text. A name that is a syndicated story's JSON-LD ``provider``
    (:func:`providers`: "Example Wire" on a portal's copy) is never the writer, wherever it shows: it is
@@ -23,7 +24,8 @@ around the text.
    nearest first; the first and last ``EDGE_PARAGRAPHS`` paragraphs; the end of the content node and what
    follows it): 作者：X, 记者 X, 本报记者 X, 文/X, 文字/X, 撰文：X, 执笔：X, "By X" / "Von X" /
    "Geschrieben von X", "Text & Fotos: X", a credits table's "Interview" over "X", a closing
-   "（X 上海报道）", "08:19 [ X ]", forum "本贴由X于" / "X 发表于". Before 报道 the last word is the place
+   "（X 上海报道）", a reporter's credit glued after the last sentence ("……价格等。记者X"), "08:19 [ X ]",
+   forum "本贴由X于" / "X 发表于". Before 报道 the last word is the place
    filed from ("记者 X 山东冠县报道") unless it is a second name ("记者 X Y 报道") that neither ends like a
    place nor is a known one (``data/chinese_places.txt``). Traditional characters read alike
    ("聯合報╱記者X／台北報導", "〔記者X／台北報導〕"); an outlet among the names is the source ("文｜财新 X Y",
@@ -274,6 +276,8 @@ _EDITED_BY = lazy_compile(
     r"\b(?:[Ee]dited|[Cc]ompiled|[Hh]erausgegeben|[Rr]eviewed|[Ff]act[- ]checked|[Gg]eprüft|[Üü]berprüft)\s+"
     r"(?:by|von)\b"
 )
+#: a reporter's credit glued after the last sentence of the text: "……价格等。记者祝勇"
+_REPORTER_CLOSING = lazy_compile(rf"[。！？”」]\s*(?:本报)?[记記]者\s*([{_CJK}]{{2,3}})\s*$")
 #: a closing "（X）" / "（X 上海报道）" / "（记者 X）" at the end of the last paragraph
 _CLOSING = lazy_compile(
     rf"[（(]\s*([{_CJK}·]{{2,4}}(?:[\s、]+[{_CJK}·]{{2,4}})*)\s*(?:[{_CJK}]{{2,6}}报道)?\s*[）)]\s*$"
@@ -1399,6 +1403,9 @@ def _writer_line_of(lines: list[str], paragraphs: tuple[str, ...], photos: bool)
             people = [n for n in split_names(closing) if not is_outlet(n)]
             if people:
                 return Found(join_names(people), "line:writer")
+        m = _REPORTER_CLOSING.search(paragraphs[-1][-BYLINE_END_CHARS:])
+        if m and is_person_name(m.group(1)):
+            return Found(m.group(1), "line:writer")
         m = _LATIN_CLOSING.search(paragraphs[-1][-BYLINE_END_CHARS:])
         if m and not NOT_NAME_WORDS & {w.lower() for w in m.group(1).split()}:
             return Found(m.group(1), "line:writer")
@@ -2148,6 +2155,20 @@ def _shown_as_editor(page: Page, name: str) -> bool:
     return edited
 
 
+def _copyright_host(meta: PageMeta, value: str) -> bool:
+    """Whether a declared author is a word of the host the page's copyright meta names: the site's own name
+    ("chinanews" beside ``<meta name="copyright" content="www.chinanews.com,版权所有">``), never a writer.
+
+    >>> meta = PageMeta(meta={"copyright": "www.chinanews.com,版权所有"})
+    >>> _copyright_host(meta, "chinanews"), _copyright_host(meta, "Jane Doe"), _copyright_host(meta, "com")
+    (True, False, False)
+    """
+    holder = meta.meta.get("copyright")
+    if not holder or not value.isascii() or not value.isalpha() or len(value) < MIN_HOST_LABEL_CHARS:
+        return False
+    return f".{value.lower()}." in holder.lower()
+
+
 def _author_chain(
     page: Page, body: BodyResult, near: tuple[list[str], list[str], list[str]] | None
 ) -> Found:
@@ -2158,7 +2179,12 @@ def _author_chain(
     published_by = publishers(meta)
     provided = providers(meta, page.url) if meta.json_ld else {}
     for key, value in declared_authors(page):
-        if is_outlet(value) or is_column(value) or (provided and name_key(value) in provided):
+        if (
+            is_outlet(value)
+            or is_column(value)
+            or _copyright_host(meta, value)
+            or (provided and name_key(value) in provided)
+        ):
             continue
         head = value.split(",", 1)[0].strip()
         if (
