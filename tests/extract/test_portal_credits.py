@@ -66,7 +66,7 @@ TEMPLATES = {
     "<div class='time fix'><span>2024-05-03 10:21:00</span><span>来源：观察者网</span></div>"
     "<div class='all-txt'>{first}{body}</div>{end}</div>",
     "caixin": "<title>地铁新线开通_财新网</title></head><body><div id='conTit'><h1>地铁新线开通</h1>"
-    "<div class='artInfo'>{info}<br>2024年05月03日 10:21</div></div>"
+    "<div class='artInfo'>{info}<br>2024年05月03日 10:21 <span>来源于 《财新周刊》</span></div></div>"
     "<div id='Main_Content_Val' class='text'>{first}{body}{end}</div>",
     "cctv": "<title>地铁新线开通_新闻频道_央视网(cctv.com)</title></head><body><div class='title_area'>"
     "<h1>地铁新线开通</h1><div class='info1'>{info}</div></div>"
@@ -246,9 +246,9 @@ CASES: dict[str, tuple[str, tuple[str | None, tuple[str, ...], str | None, str |
         ),
         ("王小明", ("王小明",), "小鱼", "观察者网"),
     ),
-    "caixin: 文｜ the outlet and its reporters, the page's editor and its layout editor": (
+    "caixin: 文｜ the outlet and its reporters, 来源于 the weekly, the page's editor and its layout editor": (
         portal("caixin", info="文｜财新 王小明 李华", end="<p>责任编辑：王五 | 版面编辑：赵六</p>"),
-        ("王小明、李华", TWO, "王五", None),
+        ("王小明、李华", TWO, "王五", "财新周刊"),
     ),
     "cctv: 编辑 before 责任编辑, the one answerable for the page": (
         portal(

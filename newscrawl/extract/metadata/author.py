@@ -203,7 +203,10 @@ EDITOR_KEYWORD = lazy_compile(
     r"(?:责任编辑|責任編輯|责编|編輯|编辑|主编)(?!部|推荐|精选|部落|器)\s*(?P<colon>[:：])?\s*"
 )
 #: source keywords (a colon is required: "来源" alone is common in running text)
-SOURCE_KEYWORD = lazy_compile(r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*|(?:本文|文章)来源于\s*")
+SOURCE_KEYWORD = lazy_compile(
+    # "来源于" after a word's end only ("10:21 来源于 《财新周刊》"; not "数据来源于")
+    r"(?:来源|來源|稿源|出处|出自)\s*[:：]\s*|(?:本文|文章)来源于\s*|(?<![\u3400-\u9fff])来源于\s+"
+)
 #: a post's footer naming its writer after the time: "发布时间 2005/03/15 22:36:13 by 某网友"
 _TIME_BY = lazy_compile(r"\d{1,2}:\d{2}(?::\d{2})?\s+(?:[Bb]y|BY|[Vv]on)\s+([^\s〓|｜]{2,30})")
 #: writer patterns with the name as group 1: "2004年7月16日08:19 [ 黄宇 ]" (a bracketed name after the
