@@ -339,3 +339,18 @@ def test_arabic_and_hindi_writer_labels_name_the_writer(lang, sentence, meta, wr
 def test_an_arabic_label_before_one_word_names_nobody():
     r = extract(lang_page("ar", SENTENCE_AR, "<span>إعداد: التحرير</span>"), url="https://www.example.com/n/1")
     assert r.author is None
+
+
+# --- the Guardian: a weekday between a date's label and the date ------------------------------------------
+
+
+def test_guardian_last_modified_line_gives_the_modification_time():
+    meta = (
+        "<address aria-label='Contributor info'><a rel='author' href='/profile/janedoe'>Jane Doe</a> in Paris"
+        "</address><details><summary><span>Tue 24 Nov 2026 10.42 GMT</span></summary>"
+        "<span>Last modified on Tue 24 Nov 2026 12.10 GMT</span></details>"
+    )
+    url = "https://www.theguardian.com/education/2026/nov/24/council-approves-new-school-budget"
+    r = extract(lang_page("en", SENTENCE_EN, meta), url=url)
+    assert (r.author, r.published_at) == ("Jane Doe", "2026-11-24T10:42:00+00:00")
+    assert r.modified_at == "2026-11-24T12:10:00+00:00"

@@ -137,7 +137,24 @@ def _label_re(labels: tuple[str, ...]) -> re.Pattern[str]:
         for w in sorted(labels, key=len, reverse=True)
     )
     # (possessive spaces: a window of white space tried against every label costs no backtracking)
-    return lazy_compile(rf"\s*+[\[(（【]?\s*+[:：]?\s*+(?:{words})", re.IGNORECASE)
+    return lazy_compile(
+        rf"\s*+[\[(（【]?\s*+,?\s*+(?:{_WEEKDAYS_REVERSED}\s*+)?[:：]?\s*+(?:{_ON_REVERSED}\s++)?(?:{words})",
+        re.IGNORECASE,
+    )
+
+
+#: the weekday a date may open with after its label ("Last modified on Tue 24 Nov 2026", "Published:
+#: Tuesday, 24 November 2026"), and the "on" before it, each reversed for :func:`_label_re`
+_WEEKDAYS_REVERSED = "(?:" + "|".join(
+    w[::-1]
+    for w in sorted(
+        "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun"
+        .split(),
+        key=len,
+        reverse=True,
+    )
+) + r")(?![^\W\d_])"
+_ON_REVERSED = r"(?:no|ma|el)"
 
 
 _PUBLISH_LABEL = _label_re(PUBLISH_LABELS)
@@ -147,7 +164,7 @@ _UPDATE_LABEL = _label_re(UPDATE_LABELS)
 UPDATE_LABEL = -2
 #: characters before a date searched for a label (the longest labels: "actualizado el ", "zuletzt
 #: aktualisiert am ")
-LABEL_REACH = 24
+LABEL_REACH = 36
 
 
 @dataclass(frozen=True, slots=True)
