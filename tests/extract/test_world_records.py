@@ -354,3 +354,17 @@ def test_guardian_last_modified_line_gives_the_modification_time():
     r = extract(lang_page("en", SENTENCE_EN, meta), url=url)
     assert (r.author, r.published_at) == ("Jane Doe", "2026-11-24T10:42:00+00:00")
     assert r.modified_at == "2026-11-24T12:10:00+00:00"
+
+
+@pytest.mark.parametrize(
+    ("opening", "agency"), [("(서울=연합뉴스) 김철수 기자 = ", "연합뉴스"), ("[서울=뉴시스] ", "뉴시스")]
+)
+def test_korean_wire_dateline_names_the_source(opening, agency):
+    paras = "".join(f"<p>{SENTENCE_KO * 3}</p>" for _ in range(6))
+    html = (
+        "<html lang='ko'><head><title>시의회, 학교 예산안 승인 | 뉴스</title></head><body><article>"
+        f"<h1>시의회, 학교 예산안 승인</h1><div class='body'><p>{opening}{SENTENCE_KO}</p>{paras}</div>"
+        "</article>"
+        "</body></html>"
+    )
+    assert extract(html, url="https://www.example.co.kr/view/AKR20261124012300004").source == agency

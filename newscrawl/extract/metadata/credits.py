@@ -21,7 +21,7 @@ Source (``Extraction.source``), the organisation or wire service the story comes
    "media_name": sina's ``<a class="source">新京报</a>``).
 3. ``page:source`` -- 来源：X anywhere on the page.
 4. ``dateline`` -- a wire dateline opening the text: "新华社北京5月3日电", "中新网5月3日电",
-   "WASHINGTON (AP) —", "(Reuters) -".
+   "WASHINGTON (AP) —", "(Reuters) -", Korean agencies' "(서울=연합뉴스)".
 5. ``meta:<key>`` -- meta source, contentsource, mediaid, dc.source; then a declared author that names
    an outlet (sina's ``article:author`` is the newspaper); then an outlet the byline markup names
    (``byline:class:outlet``: qq's ``<a class="author">央视新闻</a>``), which is never the writer.
@@ -119,6 +119,9 @@ _EN_DATELINE = lazy_compile(
     r"(?:,?\s*(?:Jan|Feb|March|April|May|June|July|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2}\s*)?"
     r"\((?P<source>AP|AFP|Reuters|dpa|UPI|Xinhua|Bloomberg)\)\s*[-—–]"
 )
+#: a Korean wire dateline: the place, "=", the agency in brackets ("(서울=연합뉴스) 김철수 기자 = ...",
+#: "(서울=뉴스1)", "[서울=뉴시스]")
+_KO_DATELINE = lazy_compile(r"^[(\[]\s*[가-힣]{1,8}\s*=\s*(?P<source>[가-힣A-Za-z0-9]{2,12})\s*[)\]]")
 #: a wire story's credit line closing its text, each role before its names: "Reporting by X in Beirut and
 #: Y in London; Writing by Y; Editing by Z" (Reuters), "(Reporting by X; Editing by Z)"
 _WIRE_ROLE = lazy_compile(r"\b(?P<role>(?:additional\s+)?reporting|writing|editing)\s+by\s+", re.I)
@@ -392,7 +395,7 @@ def _is_written_name(name: str) -> bool:
 
 def _dateline(paragraphs: Iterable[str]) -> Found:
     for para in paragraphs:
-        for pattern in (_CN_DATELINE, _EN_DATELINE):
+        for pattern in (_CN_DATELINE, _EN_DATELINE, _KO_DATELINE):
             m = pattern.match(para)
             if m:
                 return Found(m.group("source"), "dateline")
