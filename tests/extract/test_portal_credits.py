@@ -262,6 +262,14 @@ CASES: dict[str, tuple[str, tuple[str | None, tuple[str, ...], str | None, str |
         portal("21jingji", first="<p>21世纪经济报道记者 王小明 李华 北京报道</p>", end="<p>(编辑：王五)</p>"),
         ("王小明、李华", TWO, "王五", None),
     ),
+    "sohu: a source line naming a reprint, no one": (
+        portal("sohu", info="<span data-role='original-link'>来源: <a href='/'>转载文章</a></span>"),
+        (None, (), None, None),
+    ),
+    "163: the source compiled by an outlet, 综合 in brackets after its name": (
+        portal("163", info="来源: <a href=''>示例网(综合)</a>"),
+        (None, (), None, "示例网"),
+    ),
     "thepaper: reporter in brackets opening the text": (
         portal("thepaper", info="<p>来源：澎湃新闻</p>", lead="（记者 王小明）"),
         ("王小明", ("王小明",), None, "澎湃新闻"),

@@ -90,6 +90,13 @@ _SOURCE_CLASS = lazy_compile(
 )
 #: an element holding the source's name is this short (a name, maybe with its label)
 MAX_SOURCE_ELEMENT_CHARS = 40
+#: what a source line says when it names no one: a reprint, "the web", the site itself, unknown
+NO_SOURCE = frozenset(
+    "转载 转载文章 网络 互联网 网络转载 网络整理 原创 本站 本站原创 本网 未知 佚名 不详".split()
+)
+#: "(综合)" after the outlet's name: the story compiled by it ("正北方网(综合)", its closing bracket may be
+#: cut)
+_COMPILED = lazy_compile(r"\s*[(（]\s*综合\s*[)）]?$")
 #: a source value opening with a Chinese character and going on after a space: the line's next item follows
 _SOURCE_RUN_ON = lazy_compile(r"[\u3400-\u9fff]\S*\s")
 #: 原标题 lines: the headline the story first ran under
@@ -255,13 +262,17 @@ def source_value(text: str) -> str | None:
     ('财华社(深圳)', 'Financial Times')
     >>> source_value("羊城晚报》 手机看新闻")
     '羊城晚报'
+    >>> source_value("正北方网(综合)"), source_value("转载文章"), source_value("网络")
+    ('正北方网', None, None)
     """
     value = clean_value(text)
     if value and _SOURCE_RUN_ON.match(value):
         value = value.split(None, 1)[0]
     if value and ("《" in value or "》" in value):  # a paper's title marks: 《羊城晚报》
         value = value.replace("《", "").replace("》", "") or None
-    return value
+    if value and "综合" in value:
+        value = _COMPILED.sub("", value) or None  # "正北方网(综合)": compiled by the outlet
+    return None if value in NO_SOURCE else value
 
 
 def _editor(lines: Iterable[str], source: str) -> Found:
