@@ -241,6 +241,12 @@ def test_sohu_drops_its_back_link_and_platform_disclaimer():
     assert pruned == "\n".join(paragraphs)
 
 
+def extract_as(name: str, page: str):
+    """``page`` extracted as a crawl of site file ``name`` does: its exclusions, XPath overrides and zone."""
+    site = load_site(DEFAULT_SITES_DIR / f"{name}.toml")
+    return extract(page, field_xpaths=site.xpath, prune_xpath=site.exclude, timezone=site.timezone)
+
+
 def test_cnblogs_takes_the_writer_from_the_posts_foot_line():
     sentence = "个工作进程负责解析页面并抽取正文，主进程只负责调度和写入，下载不会因为解析而停顿。"
     body = "".join(f"<p>第{i}{sentence}</p>" for i in range(6))
@@ -252,9 +258,8 @@ def test_cnblogs_takes_the_writer_from_the_posts_foot_line():
         "阅读(<span>123</span>) 评论(<span>0</span>) <a href='#'>编辑</a> <a href='#'>收藏</a>"
         "</div></div></body></html>"
     )
-    cnblogs = load_site(DEFAULT_SITES_DIR / "cnblogs.toml")
     assert extract(page).author is None  # a pen name the surname list does not know
-    r = extract(page, field_xpaths=cnblogs.xpath, timezone=cnblogs.timezone)
+    r = extract_as("cnblogs", page)
     assert (r.author, r.sources["author"]) == ("风笑天", "xpath")
     assert r.published_at == "2026-11-24T10:05:00+08:00"
 
@@ -276,9 +281,8 @@ def test_csdn_takes_the_writer_from_the_bar_by_the_time_and_drops_the_licence_no
         " 0 评论 分享</div>"
         "</body></html>"
     )
-    csdn = load_site(DEFAULT_SITES_DIR / "csdn.toml")
     assert extract(page).author is None  # a pen name the surname list does not know
-    r = extract(page, field_xpaths=csdn.xpath, prune_xpath=csdn.exclude, timezone=csdn.timezone)
+    r = extract_as("csdn", page)
     assert (r.author, r.sources["author"]) == ("代码老李", "xpath")
     assert r.published_at == "2025-11-20T09:15:32+08:00"
     assert r.text == "\n".join(f"第{i}条：{sentence}" for i in range(5))
