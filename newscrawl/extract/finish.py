@@ -9,7 +9,9 @@ paragraphs as found:
   space and case aside) and more text follows. When the copy is among the first ``HEAD_BYLINE_LINES``
   paragraphs with only short lines above it (under ``BODY_LINE_MIN`` characters: a navigation row, a
   kicker, a date, "Photo: X / Caption / Close"), those lines are the page's header, which a small page's
-  content node holds: they go with it;
+  content node holds: they go with it. Without the copy, short head lines that are all a picture
+  gallery's controls ("Caption", "Close", "Back to Gallery") or its picture's credit ("Photo: X, AP"), at
+  least one of them a control, go too (:func:`_gallery_controls`);
 - the same paragraph twice in a row (an image's alt text and its caption, a teaser and the lead, a
   widget rendered twice): the second copy is dropped when it holds at least ``REPEAT_MIN_CHARS``
   characters (shorter repeats are table cells and list items: "Yes", "—", "获奖");
