@@ -595,6 +595,18 @@ def test_xinhuas_year_day_and_time_in_spans_of_their_own_date_the_page():
     assert published(page(top="<p>2026 11/24</p>")) == (None, None)
 
 
+@pytest.mark.parametrize(
+    ("top", "expected"),
+    [
+        ("Updated 10:42 AM EST, Tue November 24, 2020", "2020-11-24T10:42:00-05:00"),  # CNN
+        ("Published 10:02 a.m. ET Nov. 19, 2019", "2019-11-19T10:02:00-05:00"),  # Gannett
+        ("08:39, 06 Jan 2020", "2020-01-06T08:39:00"),  # Reach plc: a time and a date, no zone
+    ],
+)
+def test_a_clock_time_written_before_its_date_is_kept(top: str, expected: str):
+    assert extract(en_page(top=top)).published_at == expected
+
+
 def test_a_national_encoding_gives_the_zone_when_language_and_host_do_not():
     # no lang, no .cn host: GBK bytes are a mainland page, Shift_JIS a Japanese one; UTF-8 says nothing
     html = page(top="发布时间：2021-03-05 10:00").replace("<head>", "<head><meta charset='gbk'>")

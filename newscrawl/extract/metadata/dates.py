@@ -97,6 +97,16 @@ _MDY = lazy_compile(
     + _TIME,
     re.IGNORECASE,
 )
+#: a clock time right before a date in words (CNN's and AP's "Updated 10:42 AM EST, Tue November 24, 2026"):
+#: matched at the end of the few characters before the date (``_time_before``)
+_TIME_BEFORE = lazy_compile(
+    r"(?<![\d:])(?P<H>[0-2]?\d):(?P<M>[0-5]\d)(?::(?P<S>[0-5]\d))?(?P<half>)\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?"
+    rf"(?:\s*(?P<tz>(?-i:{_ZONE_NAMES})\b))?\s*[,|·•-]?\s*"
+    r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s*)?$",
+    re.IGNORECASE,
+)
+#: characters before a date in words looked at for a clock time (``_TIME_BEFORE``)
+TIME_BEFORE_CHARS = 32
 _DMONY = lazy_compile(
     rf"(?<![\w.])(?P<d>[0-3]?\d)(?:st|nd|rd|th|er|º)?\.?\s*(?:de\s+|of\s+)?(?P<mon>{_MONTH_WORDS})\.?,?"
     rf"\s*(?:de\s+)?(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
@@ -267,6 +277,25 @@ def _with_time(m: re.Match[str], y: int, mo: int, d: int) -> tuple[datetime | No
     if when is None:  # a bad time (25:61) does not spoil a good date
         return make_date(y, mo, d), False
     return _zoned(when, m.group("tz")), True
+
+
+def _time_before(
+    text: str, start: int, y: int, mo: int, d: int, day: datetime
+) -> tuple[int, datetime, bool]:
+    """A date in words at ``start`` with the clock time written before it ("10:42 AM EST, Tue November 24,
+    2026"): where the whole stamp starts, its value and whether it has a time (the date alone else).
+
+    >>> day = datetime(2026, 11, 24)
+    >>> start, when, has_time = _time_before("Updated 10:42 AM EST, Tue ", 26, 2026, 11, 24, day)
+    >>> start, when.isoformat(), has_time
+    (8, '2026-11-24T10:42:00-05:00', True)
+    """
+    lo = max(0, start - TIME_BEFORE_CHARS)
+    m = _TIME_BEFORE.search(text, lo, start)
+    if m is None:
+        return start, day, False
+    when, has_time = _with_time(m, y, mo, d)
+    return (m.start(), when, True) if has_time and when is not None else (start, day, False)
 
 
 def _relative(m: re.Match[str], reference: datetime) -> tuple[datetime | None, bool]:
@@ -444,7 +473,10 @@ def find_dates(
                         month = MONTHS.get(m.group("mon").lower())
                         if month:
                             y, d = int(m.group("y")), int(m.group("d"))
-                            if not add(lo + m.start(), lo + m.end(), *_with_time(m, y, month, d)):
+                            start, (day, has_time) = lo + m.start(), _with_time(m, y, month, d)
+                            if not has_time and day is not None:
+                                start, day, has_time = _time_before(text, start, y, month, d, day)
+                            if not add(start, lo + m.end(), day, has_time):
                                 return
         if relative:
             for m in _SHORT.finditer(text):
