@@ -190,6 +190,13 @@ CUT_MARKER = lazy_compile(
 #: "相关新闻：": a related-links label whose links were pruned can stand between the lead and the body.)
 CUT_LABEL = lazy_compile(r"^\s*[【\[(（]?\s*(?:免责|免責)?(?:声明|聲明)\s*[】\])）]?\s*[：:]?\s*$")
 BODY_LINE_MIN = 50
+#: A label of page furniture left alone at the end of the text once what it headed was pruned: a comments
+#: section's, a related-stories box's, an advertisement's ("Anzeige", "Werbung")
+TRAILING_LABEL = lazy_compile(
+    r"^\s*(?:comments?|related(?: (?:articles|stories|posts))?|advertisement|anzeige|werbung"
+    r"|ähnliche beiträge|read more)\s*:?\s*$",
+    re.IGNORECASE,
+)
 #: Short byline-like paragraphs (editor, source, reporter) trimmed from either edge of the text.
 EDGE_LINE = lazy_compile(
     # (Xinhua's "【纠错】 【责任编辑:王思北 】": its report-an-error link before the editor)
@@ -244,6 +251,8 @@ def trim_edges(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
     ('正文第一段。', '正文第二段。')
     >>> trim_edges(("正文第一段。", "正文第二段。", "【纠错】 【责任编辑:王思北 】"))
     ('正文第一段。', '正文第二段。')
+    >>> trim_edges(("The council met on Monday.", "It voted on Tuesday.", "Anzeige", "Comments"))
+    ('The council met on Monday.', 'It voted on Tuesday.')
     """
     paras = list(paragraphs)
     total = sum(len(p) for p in paras)
@@ -264,7 +273,7 @@ def trim_edges(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
         kept.append(p)
     paras = kept
     while paras and len(paras[-1]) <= EDGE_LINE_MAX and (
-        EDGE_LINE.search(paras[-1]) or CUT_MARKER.search(paras[-1])
+        EDGE_LINE.search(paras[-1]) or CUT_MARKER.search(paras[-1]) or TRAILING_LABEL.match(paras[-1])
     ):
         paras.pop()
     while paras and len(paras[0]) <= EDGE_LINE_MAX and EDGE_LINE.search(paras[0]):

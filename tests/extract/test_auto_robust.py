@@ -487,3 +487,11 @@ def test_a_block_shown_again_at_some_width_or_a_hidden_separator_stays() -> None
     assert shown in r.text
     assert r.title == "City hall: Transit plan approved"
     assert r.text.startswith(PARAS[0])
+
+
+def test_a_furniture_label_left_at_the_end_of_the_text_goes() -> None:
+    # the comments' and the related stories' lists are pruned as link lists; their labels stood alone
+    items = "".join(f"<li><a href='/s/{i}'>Another story number {i}</a></li>" for i in range(6))
+    tail = f"<h3>Related</h3><ul>{items}</ul><p class='ad-label'>Anzeige</p><h3>Comments</h3>"
+    page = f"<html><body><article><h1>Transit plan approved</h1>{ps(PARAS)}{tail}</article></body></html>"
+    assert extract(page).text == "\n".join(PARAS)
