@@ -194,7 +194,15 @@ BODY_LINE_MIN = 50
 #: section's, a related-stories box's, an advertisement's ("Anzeige", "Werbung")
 TRAILING_LABEL = lazy_compile(
     r"^\s*(?:comments?|related(?: (?:articles|stories|posts))?|advertisement|anzeige|werbung"
-    r"|ähnliche beiträge|read more)\s*:?\s*$",
+    r"|ähnliche beiträge|verwandte artikel|you may also like|read more|loading\.*|おすすめ情報)\s*:?\s*$",
+    re.IGNORECASE,
+)
+#: A reading-time line opening the text ("Lesezeit: 2 Minuten", "5 min read", "阅读时间：3分钟")
+READING_TIME = lazy_compile(
+    r"^\s*(?:(?:lesezeit|reading time|read time|temps de lecture|tiempo de lectura|阅读时间|閱讀時間)"
+    r"\s*[:：]?\s*"
+    r"(?:ca\.\s*)?\d{1,3}\s*(?:min(?:ute[ns]?|\.)?|分钟|分鐘)"
+    r"|\d{1,3}\s*(?:min(?:ute)?s?)\.?\s*(?:read|lesezeit|de lecture))\s*$",
     re.IGNORECASE,
 )
 #: Short byline-like paragraphs (editor, source, reporter) trimmed from either edge of the text.
@@ -253,6 +261,8 @@ def trim_edges(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
     ('正文第一段。', '正文第二段。')
     >>> trim_edges(("The council met on Monday.", "It voted on Tuesday.", "Anzeige", "Comments"))
     ('The council met on Monday.', 'It voted on Tuesday.')
+    >>> trim_edges(("Lesezeit: 2 Minuten", "Der Rat tagte am Montag.", "Er stimmte am Dienstag ab."))
+    ('Der Rat tagte am Montag.', 'Er stimmte am Dienstag ab.')
     """
     paras = list(paragraphs)
     total = sum(len(p) for p in paras)
@@ -276,7 +286,9 @@ def trim_edges(paragraphs: tuple[str, ...]) -> tuple[str, ...]:
         EDGE_LINE.search(paras[-1]) or CUT_MARKER.search(paras[-1]) or TRAILING_LABEL.match(paras[-1])
     ):
         paras.pop()
-    while paras and len(paras[0]) <= EDGE_LINE_MAX and EDGE_LINE.search(paras[0]):
+    while paras and len(paras[0]) <= EDGE_LINE_MAX and (
+        EDGE_LINE.search(paras[0]) or READING_TIME.match(paras[0])
+    ):
         paras.pop(0)
     run = 0  # dangling labels at the end: what they introduced (a related-links list, sources) was pruned
     while run < len(paras) and _dangling_label(paras[-1 - run]):

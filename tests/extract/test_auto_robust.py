@@ -495,3 +495,11 @@ def test_a_furniture_label_left_at_the_end_of_the_text_goes() -> None:
     tail = f"<h3>Related</h3><ul>{items}</ul><p class='ad-label'>Anzeige</p><h3>Comments</h3>"
     page = f"<html><body><article><h1>Transit plan approved</h1>{ps(PARAS)}{tail}</article></body></html>"
     assert extract(page).text == "\n".join(PARAS)
+
+
+def test_a_reading_time_opening_the_text_goes() -> None:
+    page = (
+        "<html><body><article><h1>Transit plan approved</h1><div class='story'><p>Lesezeit: 2 Minuten</p>"
+        f"{ps(PARAS)}<h3>You May Also Like</h3></div></article></body></html>"
+    )
+    assert extract(page).text == "\n".join(PARAS)
