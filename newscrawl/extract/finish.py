@@ -11,7 +11,8 @@ paragraphs as found:
   kicker, a date, "Photo: X / Caption / Close"), those lines are the page's header, which a small page's
   content node holds: they go with it. Without the copy, short head lines that are all a picture
   gallery's controls ("Caption", "Close", "Back to Gallery") or its picture's credit ("Photo: X, AP"), at
-  least one of them a control, go too (:func:`_gallery_controls`);
+  least one of them a control, go too (:func:`_gallery_controls`), and so does a portal's font-size tool
+  ("字号:T|T") left opening the text once the headline and the byline above it went;
 - the same paragraph twice in a row (an image's alt text and its caption, a teaser and the lead, a
   widget rendered twice): the second copy is dropped when it holds at least ``REPEAT_MIN_CHARS``
   characters (shorter repeats are table cells and list items: "Yes", "—", "获奖");
@@ -68,6 +69,10 @@ HEAD_BYLINE_LINES = 5
 HEAD_LONG_LINES = 2
 #: the longest byline paragraph: the author stage's bound for a "By X" line (two of its byline lines)
 BYLINE_MAX_CHARS = 2 * MAX_BYLINE_LINE
+#: a portal's font-size tool in the header, left opening the text once the headline and the info line went:
+#: "字号:T|T", "【字体：大 中 小】", "字號：大 中 小"
+_FONT_TOOL = lazy_compile(r"\s*[【\[(（]?\s*(?:字号|字號|字体|字體)\s*[:：][^。！？]*$")
+FONT_TOOL_MAX = 24
 #: a picture gallery's controls, each a line of its own above the text ("Caption", "Close", "Back to
 #: Gallery"), and the credit of the picture shown ("Photo: Jane Doe, AP")
 _GALLERY_CONTROL = lazy_compile(
@@ -224,6 +229,8 @@ def finish_body(
     bylines = _head_bylines(out, keys, authors, title_key)
     for i in reversed(bylines):
         del out[i]
+    while len(out) > 1 and len(out[0]) <= FONT_TOOL_MAX and _FONT_TOOL.match(out[0]):
+        del out[0]  # the header's font-size tool, left first once the byline above it went
     return tuple(out), len(bylines)
 
 

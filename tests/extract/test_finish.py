@@ -217,3 +217,12 @@ def test_a_spanish_dateline_with_a_las_goes():
         "noviembre de 2026 a las 9:05"
     )
     assert is_byline(line, ["Lucía Fernández"])
+
+
+def test_a_portals_font_size_tool_left_first_goes():
+    first = "新华网长春12月9日电（记者张建）据有关部门提供的消息，9日下午发生一起车祸，伤员已送医。"
+    got = finish_body(["车祸致多人受伤", "字号:T|T", first, "正文第二段。"], "车祸致多人受伤")
+    assert got == ((first, "正文第二段。"), 0)
+    # a line that only opens with the word goes on as text
+    kept = "字体：宋体是一种常见的印刷字体，被广泛用于书籍和报纸的正文排版之中。"
+    assert finish_body([kept, first], None) == ((kept, first), 0)
