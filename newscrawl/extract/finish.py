@@ -77,7 +77,8 @@ FONT_TOOL_MAX = 24
 #: Gallery"), and the credit of the picture shown ("Photo: Jane Doe, AP")
 _GALLERY_CONTROL = lazy_compile(
     r"(?:(?:show |hide |toggle )?captions?|close|open|expand|collapse|enlarge|zoom|full ?screen|"
-    r"(?:back to|view|open) (?:the )?gallery|next|previous|prev|schließen|fermer|cerrar|关闭)",
+    r"(?:back to|view|open) (?:the )?gallery|next|previous|prev|schließen|fermer|cerrar|关闭"
+    r"|(?:click|tap) (?:here )?to (?:enlarge|expand|zoom)|zum vergrößern (?:klicken|anklicken))",
     re.IGNORECASE,
 )
 _PICTURE_CREDIT = lazy_compile(r"(?:photo|image|picture|foto|bild|credit)s?\s*:\s*\S", re.IGNORECASE)
@@ -243,6 +244,8 @@ def _gallery_controls(paragraphs: Sequence[str]) -> int:
     3
     >>> _gallery_controls(["Photo: Jane Doe, AP", "The show opens on Friday " * 3])
     0
+    >>> _gallery_controls(["click to enlarge", "The show opens on Friday " * 3])
+    1
     """
     n = 0
     for paragraph in paragraphs[:HEAD_BYLINE_LINES]:
