@@ -13,6 +13,8 @@ paragraphs as found:
   gallery's controls ("Caption", "Close", "Back to Gallery") or its picture's credit ("Photo: X, AP"), at
   least one of them a control, go too (:func:`_gallery_controls`), and so does a portal's font-size tool
   ("字号:T|T") left opening the text once the headline and the byline above it went;
+- a browser's notice anywhere in the text (a video player's "To view this video please enable JavaScript",
+  "Dein Browser ist leider veraltet.");
 - the same paragraph twice in a row (an image's alt text and its caption, a teaser and the lead, a
   widget rendered twice): the second copy is dropped when it holds at least ``REPEAT_MIN_CHARS``
   characters (shorter repeats are table cells and list items: "Yes", "—", "获奖");
@@ -69,6 +71,31 @@ HEAD_BYLINE_LINES = 5
 HEAD_LONG_LINES = 2
 #: the longest byline paragraph: the author stage's bound for a "By X" line (two of its byline lines)
 BYLINE_MAX_CHARS = 2 * MAX_BYLINE_LINE
+#: the notice a page shows a browser without JavaScript or too old for it (a video player's fallback: "To
+#: view this video please enable JavaScript, and consider upgrading to a web browser that supports HTML5
+#: video"; "Dein Browser ist leider veraltet."; "您的浏览器不支持视频播放"), a paragraph of its own
+_BROWSER_NOTICE = lazy_compile(
+    r"^\W*(?:to view this video,? please enable javascript|please enable javascript"
+    r"|your (?:web )?browser (?:is (?:out of date|outdated|not supported)|does not support)"
+    r"|(?:dein|ihr) browser (?:ist|wird) (?:leider )?(?:veraltet|nicht (?:mehr )?unterstützt)"
+    r"|(?:您的|你的)?浏览器(?:版本)?(?:过低|太旧|不支持))",
+    re.IGNORECASE,
+)
+NOTICE_MAX_CHARS = 200
+
+
+def _browser_notice(paragraph: str) -> bool:
+    """Whether ``paragraph`` is a browser notice (:data:`_BROWSER_NOTICE`; a substring test first).
+
+    >>> _browser_notice("Dein Browser ist leider veraltet."), _browser_notice("The browser wars are back.")
+    (True, False)
+    """
+    low = paragraph.lower()
+    if "browser" not in low and "javascript" not in low and "浏览器" not in low:
+        return False
+    return bool(_BROWSER_NOTICE.match(paragraph))
+
+
 #: a portal's font-size tool in the header, left opening the text once the headline and the info line went:
 #: "字号:T|T", "【字体：大 中 小】", "字號：大 中 小"
 _FONT_TOOL = lazy_compile(r"\s*[【\[(（]?\s*(?:字号|字號|字体|字體)\s*[:：][^。！？]*$")
@@ -214,6 +241,8 @@ def finish_body(
             continue
         if len(key) <= RELATIVE_LINE_MAX_CHARS and relative_time_line(paragraph):
             continue  # a live blog's "2 min ago": stale once stored
+        if len(paragraph) <= NOTICE_MAX_CHARS and _browser_notice(paragraph):
+            continue
         out.append(paragraph)
         keys.append(key)
         previous = key

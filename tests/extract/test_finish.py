@@ -226,3 +226,11 @@ def test_a_portals_font_size_tool_left_first_goes():
     # a line that only opens with the word goes on as text
     kept = "字体：宋体是一种常见的印刷字体，被广泛用于书籍和报纸的正文排版之中。"
     assert finish_body([kept, first], None) == ((kept, first), 0)
+
+
+def test_a_video_players_no_javascript_notice_leaves_the_text():
+    notice = "To view this video please enable JavaScript, and consider upgrading to a web browser"
+    paras = ["The council met on Monday.", f"{notice} that supports HTML5 video", "It voted on Tuesday."]
+    assert finish_body(paras, None)[0] == (paras[0], paras[2])
+    about = "Your browser history is a record of the pages you visited, which the new law protects."
+    assert finish_body([about, paras[2]], None)[0] == (about, paras[2])
