@@ -182,7 +182,10 @@ CUT_MARKER = lazy_compile(
     r"|^\s*(?:版权所有|版权声明|Copyright|©|相关新闻|相关阅读|相关链接|相关报道|相关文章|延伸阅读|推荐阅读"
     r"|热点推荐|网友评论|我要评论|发表评论|请您对该文章评分|上一篇|下一篇|分享到|【打印】|\[打印\]|打印本页|关闭窗口"
     r"|相關新聞|相關閱讀|延伸閱讀|热门推荐|熱門推薦|相关推荐|精彩推荐|编辑推荐|为(?:你|您)推荐|猜你喜欢|大家都在看"
-    r"|更多精彩|热门文章|热门新闻|相关专题|(?:点击)?进入专题)",
+    r"|更多精彩|热门文章|热门新闻|相关专题|(?:点击)?进入专题"
+    # German public broadcasters' programme note and the boxes after the text (NDR, MDR, tagesschau, rbb)
+    r"|Dieses Thema im Programm\b|Schlagwörter zu diesem Artikel|Weitere Informationen\s*$"
+    r"|Sendung:\s)",
     re.IGNORECASE,
 )
 #: A disclaimer label standing alone ("声明：", "【免责声明】") after a line of body text cuts the rest

@@ -503,3 +503,20 @@ def test_a_reading_time_opening_the_text_goes() -> None:
         f"{ps(PARAS)}<h3>You May Also Like</h3></div></article></body></html>"
     )
     assert extract(page).text == "\n".join(PARAS)
+
+
+def test_a_broadcasters_programme_note_and_the_boxes_after_the_text_go() -> None:
+    de = [
+        "Der Stadtrat hat am Dienstag nach langer Debatte den neuen Nahverkehrsplan beschlossen.",
+        "Befürworter sagen, die fünf neuen Linien verkürzten die Fahrzeiten im Norden der Stadt deutlich.",
+        "Kritiker halten die Annahmen über die Fahrgastzahlen und die Einnahmen für zu optimistisch.",
+        "Der Bürgermeister versprach, die Zahlen vor dem Baubeginn im Frühjahr öffentlich prüfen zu lassen.",
+    ]
+    tail = (
+        "<p>Weitere Informationen</p><p>Ein Komet trägt jetzt den Namen seines Entdeckers. mehr</p>"
+        "<p>Dieses Thema im Programm:</p><p>NDR 1 Welle Nord | Nachrichten | 28.04.2023 | 13:00 Uhr</p>"
+        "<p>Schlagwörter zu diesem Artikel</p>"
+    )
+    article = f"<article><h1>Nahverkehrsplan beschlossen</h1>{ps(de * 2)}{tail}</article>"
+    page = f"<html lang='de'><body>{article}</body></html>"
+    assert extract(page).text == "\n".join(de * 2)
