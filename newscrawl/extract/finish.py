@@ -71,14 +71,18 @@ HEAD_BYLINE_LINES = 5
 HEAD_LONG_LINES = 2
 #: the longest byline paragraph: the author stage's bound for a "By X" line (two of its byline lines)
 BYLINE_MAX_CHARS = 2 * MAX_BYLINE_LINE
-#: the notice a page shows a browser without JavaScript or too old for it (a video player's fallback: "To
+#: the notice a page shows a browser without JavaScript or too old for it, or in place of an embed it needs
+#: consent for (a video player's fallback: "To
 #: view this video please enable JavaScript, and consider upgrading to a web browser that supports HTML5
 #: video"; "Dein Browser ist leider veraltet."; "您的浏览器不支持视频播放"), a paragraph of its own
 _BROWSER_NOTICE = lazy_compile(
     r"^\W*(?:to view this video,? please enable javascript|please enable javascript"
     r"|your (?:web )?browser (?:is (?:out of date|outdated|not supported)|does not support)"
     r"|(?:dein|ihr) browser (?:ist|wird) (?:leider )?(?:veraltet|nicht (?:mehr )?unterstützt)"
-    r"|(?:您的|你的)?浏览器(?:版本)?(?:过低|太旧|不支持))",
+    r"|(?:您的|你的)?浏览器(?:版本)?(?:过低|太旧|不支持)"
+    # a consent placeholder for an embedded post or video (Zeit, Spiegel, FAZ)
+    r"|an dieser stelle finden sie (?:einen )?externen inhalt"
+    r"|(?:empfohlener (?:redaktioneller|externer) |externer )inhalt\s*$|wir benötigen ihre zustimmung)",
     re.IGNORECASE,
 )
 NOTICE_MAX_CHARS = 200
@@ -91,7 +95,9 @@ def _browser_notice(paragraph: str) -> bool:
     (True, False)
     """
     low = paragraph.lower()
-    if "browser" not in low and "javascript" not in low and "浏览器" not in low:
+    if "browser" not in low and "javascript" not in low and "浏览器" not in low and "inhalt" not in low and (
+        "zustimmung" not in low
+    ):
         return False
     return bool(_BROWSER_NOTICE.match(paragraph))
 

@@ -234,3 +234,12 @@ def test_a_video_players_no_javascript_notice_leaves_the_text():
     assert finish_body(paras, None)[0] == (paras[0], paras[2])
     about = "Your browser history is a record of the pages you visited, which the new law protects."
     assert finish_body([about, paras[2]], None)[0] == (about, paras[2])
+
+
+def test_an_embeds_consent_placeholder_leaves_the_text():
+    placeholder = (
+        "An dieser Stelle finden Sie externen Inhalt, der den Artikel ergänzt. Sie können ihn mit einem "
+        "Klick anzeigen lassen."
+    )
+    paras = ["Der Rat tagte am Montag.", "Empfohlener redaktioneller Inhalt", placeholder, "Er stimmte ab."]
+    assert finish_body(paras, None)[0] == (paras[0], paras[3])
